@@ -1,0 +1,62 @@
+import type { GuardStep, GuardWarning, JsonValue, StopReason, StopVerdict } from './types.js';
+
+/** One tool call reduced to comparable facts. */
+export interface CallFacts {
+  readonly name: string;
+  /** Comparison key of the tool name plus canonical arguments. */
+  readonly signature: string;
+  /** `signature` plus the canonical result or error; equals `signature` when neither was supplied. */
+  readonly outcome: string;
+  /** Canonical arguments, shortened for evidence. */
+  readonly argsPreview: string;
+  /** The call carries a non-null `error`. */
+  readonly failed: boolean;
+}
+
+/** Running totals of the figures steps report. */
+export interface RunTotals {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  costUsd: number;
+  durationMs: number;
+}
+
+/** One step reduced to comparable facts, once, by the guard. Detectors read only this. */
+export interface StepFacts {
+  /** 0-based index of the step in the run. */
+  readonly index: number;
+  /** The step as recorded in history (a sanitised copy). */
+  readonly step: GuardStep;
+  /** The history including this step; built lazily because only custom detectors need it. */
+  readonly history: () => readonly GuardStep[];
+  readonly calls: readonly CallFacts[];
+  /** Lower-cased, whitespace collapsed and trimmed; `''` without text. */
+  readonly normalizedText: string;
+  /** The step has non-blank text. */
+  readonly hasText: boolean;
+  /** The finish reason if it was a string. */
+  readonly finishReason: string | undefined;
+  /** Totals including this step. */
+  readonly totals: Readonly<RunTotals>;
+  /** Wall-clock milliseconds since the guard was created or reset. */
+  readonly elapsedMs: number;
+}
+
+/** What a detector says about one step. */
+export interface DetectorResult {
+  readonly stop?: StopVerdict;
+  readonly warnings?: readonly GuardWarning[];
+}
+
+/**
+ * The one shape every detector has, built-in or custom: a kind, and functions over its own state.
+ * The guard calls `check` for every step in priority order and never looks inside.
+ */
+export interface Detector {
+  readonly kind: StopReason;
+  check(facts: StepFacts): DetectorResult | undefined;
+  reset(): void;
+  /** The detector's state as JSON, for `summary()`. */
+  state(): JsonValue;
+}

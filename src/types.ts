@@ -1,0 +1,276 @@
+/**
+ * Public data types: what a step looks like, what a verdict looks like, and the options a guard takes.
+ * Everything here is plain data so verdicts and summaries survive `JSON.stringify`.
+ */
+
+/** One tool call the model made in a step, with what came back if the caller knows it. */
+export interface GuardToolCall {
+  /** The tool's name. Calls without a string name are ignored. */
+  readonly name: string;
+  /** The arguments the model passed. Compared canonically (key order does not matter). */
+  readonly args?: unknown;
+  /** What the tool returned. */
+  readonly result?: unknown;
+  /** What the tool threw or reported as an error. `null` and `undefined` mean "no error". */
+  readonly error?: unknown;
+}
+
+/** Token and cost figures the caller reports for a step. Anything not finite and non-negative is ignored. */
+export interface GuardUsage {
+  readonly inputTokens?: number | undefined;
+  readonly outputTokens?: number | undefined;
+  /** Falls back to `inputTokens + outputTokens` when absent. */
+  readonly totalTokens?: number | undefined;
+  readonly costUsd?: number | undefined;
+}
+
+/** One finished step of an agent loop: what the model said and which tools it called. */
+export interface GuardStep {
+  readonly toolCalls?: readonly GuardToolCall[] | undefined;
+  readonly text?: string | undefined;
+  /** `'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other' | 'unknown'` or any provider string. */
+  readonly finishReason?: string | undefined;
+  readonly usage?: GuardUsage | undefined;
+  /** How long the step took, in milliseconds. Summed by the `budget` detector. */
+  readonly durationMs?: number | undefined;
+  /** Recorded in `history`; no detector reads it. */
+  readonly timestamp?: number | undefined;
+}
+
+/** Why a guard said stop. */
+export type StopReason =
+  | 'max-steps'
+  | 'repeated-tool-call'
+  | 'oscillation'
+  | 'no-progress'
+  | 'finish-reason'
+  | 'budget'
+  | 'custom';
+
+/** How a finish reason that is neither terminal nor `tool-calls` is treated. */
+export type OtherPolicy = 'stop' | 'continue' | 'stop-if-text-only';
+
+/** A cumulative figure the `budget` detector tracks. */
+export type BudgetMetric = 'totalTokens' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'durationMs';
+
+/** Any value `JSON.stringify` writes and `JSON.parse` reads back unchanged. */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** Evidence attached to each kind of stop verdict, keyed by `reason`. */
+export interface StopEvidence {
+  'max-steps': { readonly steps: number; readonly limit: number };
+  'repeated-tool-call': {
+    readonly tool: string;
+    /** Canonical arguments, shortened to at most 120 characters. */
+    readonly argsPreview: string;
+    /** Length of the run of identical calls that ends the call sequence. */
+    readonly count: number;
+    readonly threshold: number;
+    /** 0-based indexes of the steps holding the calls of the run, ascending, without duplicates. */
+    readonly stepIndexes: readonly number[];
+    /** Whether every call in the run also had the same result or error. */
+    readonly identicalResults: boolean;
+  };
+  oscillation: {
+    /** Number of calls in one cycle. */
+    readonly period: number;
+    /** Full cycles found at the end of the call sequence. */
+    readonly repeats: number;
+    /** The configured `repeats`. */
+    readonly threshold: number;
+    /** One cycle, oldest call first, each written `name(argsPreview)`. */
+    readonly cycle: readonly string[];
+  };
+  'no-progress': {
+    /** Consecutive stalled steps with the same text. */
+    readonly steps: number;
+    readonly threshold: number;
+    /** The normalised text, shortened to at most 120 characters. */
+    readonly textPreview: string;
+  };
+  'finish-reason': {
+    /** The finish reason as given. */
+    readonly finishReason: string;
+    /** Trimmed, lower-cased, `_` replaced by `-`. */
+    readonly normalized: string;
+    /** The `otherPolicy` in force. */
+    readonly policy: OtherPolicy;
+    /** Whether the step has non-blank text. */
+    readonly hasText: boolean;
+    readonly toolCallCount: number;
+  };
+  budget: { readonly metric: BudgetMetric; readonly value: number; readonly limit: number };
+  custom: unknown;
+}
+
+/** Stable machine-readable codes, keyed by `reason`. */
+export interface StopCodes {
+  'max-steps': 'MAX_STEPS';
+  'repeated-tool-call': 'REPEATED_TOOL_CALL';
+  oscillation: 'OSCILLATION';
+  'no-progress': 'NO_PROGRESS';
+  'finish-reason': 'FINISH_TERMINAL' | 'FINISH_OTHER' | 'FINISH_OTHER_TEXT_ONLY';
+  budget:
+    | 'BUDGET_TOTAL_TOKENS'
+    | 'BUDGET_INPUT_TOKENS'
+    | 'BUDGET_OUTPUT_TOKENS'
+    | 'BUDGET_COST_USD'
+    | 'BUDGET_DURATION_MS';
+  custom: string;
+}
+
+/** A budget figure that is at or past its `warnAt` ratio but below its limit. */
+export interface GuardWarning {
+  readonly code: 'BUDGET_WARNING';
+  readonly metric: BudgetMetric;
+  readonly value: number;
+  readonly limit: number;
+  /** `value / limit`. */
+  readonly ratio: number;
+  readonly detail: string;
+}
+
+/** A stop verdict for one particular reason. */
+export type StopVerdictFor<R extends StopReason> = R extends StopReason
+  ? {
+      readonly stop: true;
+      readonly reason: R;
+      readonly code: StopCodes[R];
+      /** One readable sentence. */
+      readonly detail: string;
+      readonly evidence: StopEvidence[R];
+      readonly warnings?: readonly GuardWarning[];
+    }
+  : never;
+
+/** A verdict that says stop. `reason` narrows `code` and `evidence`. */
+export type StopVerdict = StopVerdictFor<StopReason>;
+
+/** A verdict that says go on, possibly with budget warnings. */
+export interface ContinueVerdict {
+  readonly stop: false;
+  readonly warnings?: readonly GuardWarning[];
+}
+
+/** What `check` returns: plain JSON. */
+export type Verdict = ContinueVerdict | StopVerdict;
+
+/** What a custom detector returns to ask for a stop. */
+export interface CustomStop {
+  readonly stop: true;
+  /** @default 'CUSTOM' */
+  readonly code?: string;
+  /** @default 'A custom detector stopped the run.' */
+  readonly detail?: string;
+  /** @default {} */
+  readonly evidence?: unknown;
+}
+
+/**
+ * A rule of your own. Receives the history (the current step last) and the current step.
+ * Return `undefined` or `{ stop: false }` to continue. Errors it throws propagate out of `check`.
+ */
+export type CustomDetector = (
+  history: readonly GuardStep[],
+  step: GuardStep,
+) => CustomStop | { readonly stop: false } | undefined;
+
+/** A budget limit: a number, or a number with its own warning ratio. */
+export type BudgetLimit = number | { readonly limit: number; readonly warnAt?: number };
+
+/** Options of the `repeatedToolCall` detector. */
+export interface RepeatedToolCallOptions {
+  /** How many identical calls in a row stop the run. At least 2. @default 3 */
+  readonly threshold?: number;
+  /** Count a call as a repeat only when its result or error is identical too. @default false */
+  readonly requireIdenticalResults?: boolean;
+  /** Leave calls with a non-null `error` out of the sequence. @default false */
+  readonly ignoreErrors?: boolean;
+}
+
+/** Options of the `oscillation` detector. */
+export interface OscillationOptions {
+  /** Longest cycle looked for, in calls. At least 2. @default 3 */
+  readonly maxPeriod?: number;
+  /** Full cycles in a row that stop the run. At least 2. @default 3 */
+  readonly repeats?: number;
+}
+
+/** Options of the `noProgress` detector. */
+export interface NoProgressOptions {
+  /** Consecutive stalled steps with the same text that stop the run. At least 2. @default 3 */
+  readonly threshold?: number;
+}
+
+/** Options of the `finishReason` detector. */
+export interface FinishReasonOptions {
+  /** Normalised finish reasons that end the run. @default ['stop', 'length', 'content-filter', 'error'] */
+  readonly terminal?: readonly string[];
+  /** What to do with a reason that is neither terminal nor `tool-calls`. @default 'stop-if-text-only' */
+  readonly otherPolicy?: OtherPolicy;
+}
+
+/** Options of the `budget` detector. No limit is set unless you set it. */
+export interface BudgetOptions {
+  /** @default undefined (no limit) */
+  readonly maxTotalTokens?: BudgetLimit;
+  /** @default undefined (no limit) */
+  readonly maxInputTokens?: BudgetLimit;
+  /** @default undefined (no limit) */
+  readonly maxOutputTokens?: BudgetLimit;
+  /** @default undefined (no limit) */
+  readonly maxCostUsd?: BudgetLimit;
+  /** Compared with the larger of summed `durationMs` and wall-clock time since creation or `reset()`. @default undefined (no limit) */
+  readonly maxDurationMs?: BudgetLimit;
+  /** Warning ratio (0 to 1) for limits that do not set their own. @default undefined (no warnings) */
+  readonly warnAt?: number;
+}
+
+/** Options of `createGuard`. Every detector can be tuned, or switched off with `false`. */
+export interface GuardOptions {
+  /** Stop when this many steps have been recorded. @default 50 */
+  readonly maxSteps?: number | false;
+  /** @default { threshold: 3, requireIdenticalResults: false, ignoreErrors: false } */
+  readonly repeatedToolCall?: RepeatedToolCallOptions | false;
+  /** @default { maxPeriod: 3, repeats: 3 } */
+  readonly oscillation?: OscillationOptions | false;
+  /** @default { threshold: 3 } */
+  readonly noProgress?: NoProgressOptions | false;
+  /** @default { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' } */
+  readonly finishReason?: FinishReasonOptions | false;
+  /** @default {} (no limits) */
+  readonly budget?: BudgetOptions | false;
+  /** Your own rules, run after the built-in ones. @default [] */
+  readonly custom?: CustomDetector | readonly CustomDetector[];
+  /** Clock for the wall-clock part of `maxDurationMs`, in milliseconds. @default Date.now */
+  readonly now?: () => number;
+}
+
+/** What `summary()` returns: counts, totals and each detector's state, all JSON, nothing time-dependent. */
+export interface GuardSummary {
+  readonly steps: number;
+  readonly toolCalls: number;
+  readonly stops: number;
+  readonly lastVerdict: Verdict | null;
+  readonly totals: {
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+    readonly totalTokens: number;
+    readonly costUsd: number;
+    readonly durationMs: number;
+  };
+  /** Each enabled detector's state, keyed by its `kind`. */
+  readonly detectors: { readonly [kind: string]: JsonValue };
+}
+
+/** A guard for one agent run. */
+export interface Guard {
+  /** Record one finished step and say whether to go on. Never throws on odd step data. */
+  check(step: GuardStep): Verdict;
+  /** Forget the run (history, totals, detector state, clock start); keep the options. */
+  reset(): void;
+  /** Counts, totals and per-detector state as JSON. */
+  summary(): GuardSummary;
+  /** The steps recorded so far, as a frozen shallow copy. */
+  readonly history: readonly GuardStep[];
+}
