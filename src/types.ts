@@ -260,7 +260,7 @@ export interface GuardSummary {
     readonly durationMs: number;
   };
   /** Each enabled detector's state, keyed by its `kind`. */
-  readonly detectors: { readonly [kind: string]: JsonValue };
+  readonly detectors: Readonly<Record<string, JsonValue>>;
 }
 
 /** A guard for one agent run. */
