@@ -8,9 +8,18 @@ export function safeRead(target: unknown, key: string): unknown {
   }
 }
 
-/** The items of an array, or `[]` for anything that is not one (or throws when looked at). */
+/**
+ * Most items read from one array. A step never holds this many tool calls; the cap keeps a hostile length
+ * (a sparse array of 2^32 - 1 holes, a proxy claiming `Infinity`) from costing unbounded time and memory.
+ */
+export const MAX_ARRAY_ITEMS = 10_000;
+
+/**
+ * The items of an array, at most {@link MAX_ARRAY_ITEMS} of them, or `[]` for anything that is not one (or throws
+ * when looked at). A length that is not a number (a proxy can claim anything) reads as empty.
+ */
 export function safeArray(value: unknown): readonly unknown[] {
-  let length: number;
+  let length: unknown;
   try {
     // Both can throw on a revoked proxy.
     if (!Array.isArray(value)) return [];
@@ -18,8 +27,10 @@ export function safeArray(value: unknown): readonly unknown[] {
   } catch {
     return [];
   }
+  // `Math.min` turns NaN into NaN, which the loop below reads as 0 items, like a negative length.
+  const count = typeof length === 'number' ? Math.min(length, MAX_ARRAY_ITEMS) : 0;
   const items: unknown[] = [];
-  for (let index = 0; index < length; index++) {
+  for (let index = 0; index < count; index++) {
     try {
       items.push((value as unknown[])[index]);
     } catch {
