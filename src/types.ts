@@ -167,7 +167,8 @@ export interface CustomStop {
 }
 
 /**
- * A rule of your own. Receives the history (the current step last) and the current step.
+ * A rule of your own. Receives the history (the current step last; the guard's live array, so read it but do not
+ * change it) and the current step.
  * Return `undefined` or `{ stop: false }` to continue. Errors it throws propagate out of `check`.
  */
 export type CustomDetector = (
