@@ -7,7 +7,26 @@ function describe(value: unknown): string {
     return String(value);
   }
   if (typeof value === 'function') return 'a function';
-  return Array.isArray(value) ? 'an array' : `a value of type ${typeof value}`;
+  return isArraySafely(value) ? 'an array' : `a value of type ${typeof value}`;
+}
+
+/** `Array.isArray`, which throws on a revoked proxy, read as `false` then. */
+function isArraySafely(value: unknown): boolean {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** The own enumerable keys of a non-array object, or `undefined` when it is not one or they cannot be listed. */
+function ownKeys(value: unknown): string[] | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  try {
+    return Array.isArray(value) ? undefined : Object.keys(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Throws the one kind of error invalid options raise. */
@@ -15,19 +34,26 @@ export function optionError(path: string, expected: string, value: unknown): nev
   throw new TypeError(`agent-loopguard: option "${path}" must be ${expected}, got ${describe(value)}.`);
 }
 
-/** A plain object whose keys are all known; returns it typed as a record. */
+/**
+ * A plain object whose keys are all known, copied into a record without a prototype: only its own properties are
+ * read, so an option inherited from a prototype (a polluted `Object.prototype`, say) is never applied.
+ */
 export function expectObject(path: string, value: unknown, known: readonly string[]): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    optionError(path === '' ? 'options' : path, 'an object', value);
-  }
-  for (const key of Object.keys(value)) {
+  const keys = ownKeys(value);
+  if (keys === undefined) optionError(path === '' ? 'options' : path, 'an object', value);
+  const record = Object.create(null) as Record<string, unknown>;
+  for (const key of keys) {
+    const keyPath = path === '' ? key : `${path}.${key}`;
     if (!known.includes(key)) {
-      throw new TypeError(
-        `agent-loopguard: unknown option "${path === '' ? key : `${path}.${key}`}" (known: ${known.join(', ')}).`,
-      );
+      throw new TypeError(`agent-loopguard: unknown option "${keyPath}" (known: ${known.join(', ')}).`);
+    }
+    try {
+      record[key] = (value as Record<string, unknown>)[key];
+    } catch {
+      throw new TypeError(`agent-loopguard: option "${keyPath}" could not be read: reading it threw.`);
     }
   }
-  return value as Record<string, unknown>;
+  return record;
 }
 
 /** An integer at least `min`, or the default when the value is absent. */

@@ -58,7 +58,7 @@ const TOP_LEVEL_KEYS = [
 /** `false` switches a detector off; `undefined` or `true` keep its defaults; an object tunes it. */
 function section(path: string, value: unknown, known: readonly string[]): Record<string, unknown> | false {
   if (value === false) return false;
-  if (value === undefined || value === true) return {};
+  if (value === undefined || value === true) return Object.create(null) as Record<string, unknown>;
   return expectObject(path, value, known);
 }
 
@@ -160,7 +160,7 @@ function resolveNow(value: unknown): () => number {
  * @throws TypeError naming the option path when a value does not fit.
  */
 export function resolveOptions(options: unknown): ResolvedOptions {
-  const given = options === undefined ? {} : expectObject('', options, TOP_LEVEL_KEYS);
+  const given = options === undefined ? (Object.create(null) as Record<string, unknown>) : expectObject('', options, TOP_LEVEL_KEYS);
   return Object.freeze({
     maxSteps: resolveMaxSteps(given.maxSteps),
     repeatedToolCall: resolveRepeatedToolCall(given.repeatedToolCall),
