@@ -106,12 +106,13 @@ function resolveFinishReason(value: unknown): ResolvedOptions['finishReason'] {
   if (options.terminal !== undefined) {
     const list = options.terminal;
     if (!Array.isArray(list)) optionError('finishReason.terminal', 'an array of strings', list);
-    terminal = list.map((reason: unknown, index) => {
+    // `Array.from` reads holes as `undefined`, so a sparse list is reported instead of skipped.
+    terminal = Array.from(list as unknown[], (reason, index) => {
       if (typeof reason !== 'string') optionError(`finishReason.terminal[${String(index)}]`, 'a string', reason);
       return normalizeFinishReason(reason);
     });
   }
-  const otherPolicy = options.otherPolicy ?? defaults.otherPolicy;
+  const otherPolicy = options.otherPolicy === undefined ? defaults.otherPolicy : options.otherPolicy;
   if (!OTHER_POLICIES.includes(otherPolicy as OtherPolicy)) {
     optionError('finishReason.otherPolicy', `one of ${OTHER_POLICIES.map((p) => `"${p}"`).join(', ')}`, otherPolicy);
   }
@@ -140,7 +141,8 @@ function resolveBudget(value: unknown): ResolvedOptions['budget'] {
 
 function resolveCustom(value: unknown): readonly CustomDetector[] {
   if (value === undefined) return [];
-  const list: unknown[] = Array.isArray(value) ? value : [value];
+  // A copy: freezing the caller's own array would break their later pushes. Holes read as `undefined`.
+  const list: unknown[] = Array.isArray(value) ? Array.from(value as unknown[]) : [value];
   list.forEach((detector, index) => {
     if (typeof detector !== 'function') {
       optionError(Array.isArray(value) ? `custom[${String(index)}]` : 'custom', 'a function', detector);
