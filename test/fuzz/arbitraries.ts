@@ -43,7 +43,7 @@ export const richValue: fc.Arbitrary<unknown> = fc.anything({
   withObjectString: true,
   withSparseArray: true,
   withTypedArray: true,
-  withUnicodeString: true,
+  stringUnit: 'grapheme',
 });
 
 /** The containers (arrays and ordinary or null-prototype objects) inside a value, parents first. */
@@ -89,7 +89,7 @@ function copyContainers(value: unknown): unknown {
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return value;
-  const copy = Object.create(prototype as object | null) as Record<string, unknown>;
+  const copy = Object.create(prototype) as Record<string, unknown>;
   for (const [key, inner] of Object.entries(value)) {
     Object.defineProperty(copy, key, { value: copyContainers(inner), enumerable: true, writable: true, configurable: true });
   }

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createGuard } from '../../src/index.js';
-import type { GuardOptions, GuardStep } from '../../src/index.js';
 import { guardOptions, plainStep } from './arbitraries.js';
 import { fuzzParameters } from './fuzz-settings.js';
 
@@ -19,12 +18,12 @@ describe('reset()', () => {
         fc.array(plainStep, { maxLength: 15 }),
         fc.array(plainStep, { minLength: 1, maxLength: 15 }),
         fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: 15, maxLength: 15 }),
-        (options: GuardOptions, before, after, gaps) => {
+        (options, before, after, gaps) => {
           const usedClock = manualClock();
           const freshClock = manualClock();
           const used = createGuard({ ...options, now: usedClock.now });
           usedClock.set(1_000);
-          for (const step of before) used.check(step as GuardStep);
+          for (const step of before) used.check(step);
 
           // Both guards start their run at the same time and see each step at the same offset.
           const start = 50_000;
@@ -40,7 +39,7 @@ describe('reset()', () => {
             time += gaps[index] ?? 0;
             usedClock.set(time);
             freshClock.set(time);
-            expect(used.check(step as GuardStep)).toStrictEqual(fresh.check(step as GuardStep));
+            expect(used.check(step)).toStrictEqual(fresh.check(step));
             expect(used.summary()).toStrictEqual(fresh.summary());
           });
           expect(used.history).toStrictEqual(fresh.history);

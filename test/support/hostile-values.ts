@@ -215,8 +215,9 @@ function nullPrototype(): unknown {
   const value = Object.create(null) as Record<string, unknown>;
   value.a = 1;
   value.nested = Object.create(null) as unknown;
-  value.toString = 'not a function';
-  value.valueOf = 5;
+  // Where an ordinary object has methods, this one has data.
+  Object.defineProperty(value, 'toString', { value: 'not a function', enumerable: true });
+  Object.defineProperty(value, 'valueOf', { value: 5, enumerable: true });
   return value;
 }
 

@@ -18,8 +18,9 @@ export function jsonReferenceForm(value: unknown): string {
 function nodesOf(value: unknown, replace: (next: unknown) => unknown, found: [unknown, (next: unknown) => unknown][]): void {
   found.push([value, replace]);
   if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      nodesOf(item, (next) => replace(value.map((old, at) => (at === index ? next : old))), found);
+    const items = value as unknown[];
+    items.forEach((item, index) => {
+      nodesOf(item, (next) => replace(items.map((old, at) => (at === index ? next : old))), found);
     });
   } else if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
@@ -49,9 +50,10 @@ function lookalikes(node: unknown): unknown[] {
   if (typeof node === 'boolean') return [!node, String(node), Number(node), null];
   if (node === null) return ['null', 0, false, {}, [], ''];
   if (Array.isArray(node)) {
+    const items = node as unknown[];
     const asObject: Record<string, unknown> = {};
-    node.forEach((item, index) => (asObject[String(index)] = item));
-    return [[...node].reverse(), node.slice(1), [...node, null], asObject, [node], node.length === 0 ? {} : []];
+    items.forEach((item, index) => (asObject[String(index)] = item));
+    return [[...items].reverse(), items.slice(1), [...items, null], asObject, [items], items.length === 0 ? {} : []];
   }
   const record = node as Record<string, unknown>;
   const keys = Object.keys(record);

@@ -46,7 +46,7 @@ export function reorderKeys(value: unknown, seed: number): unknown {
     }
     const prototype: unknown = Object.getPrototypeOf(inner);
     if (prototype !== Object.prototype && prototype !== null) return inner;
-    const result = Object.create(prototype as object | null) as Record<string, unknown>;
+    const result = Object.create(prototype) as Record<string, unknown>;
     copies.set(inner, result);
     for (const [key, item] of shuffle(Object.entries(inner))) {
       Object.defineProperty(result, key, { value: copy(item), enumerable: true, writable: true, configurable: true });
