@@ -15,18 +15,21 @@ function isArraySafely(value: unknown): boolean {
   try {
     return Array.isArray(value);
   } catch {
-    return false;
+    // A revoked proxy: it can no longer be told from an ordinary object.
   }
+  return false;
 }
 
 /** The own enumerable keys of a non-array object, or `undefined` when it is not one or they cannot be listed. */
 function ownKeys(value: unknown): string[] | undefined {
+  // Stryker disable next-line ConditionalExpression: without the null test, Object.keys(null) throws into the catch below, same result.
   if (value === null || typeof value !== 'object') return undefined;
   try {
     return Array.isArray(value) ? undefined : Object.keys(value);
   } catch {
-    return undefined;
+    // A revoked proxy, or an `ownKeys` trap that throws.
   }
+  return undefined;
 }
 
 /** Throws the one kind of error invalid options raise. */
@@ -59,6 +62,7 @@ export function expectObject(path: string, value: unknown, known: readonly strin
 /** An integer at least `min`, or the default when the value is absent. */
 export function integerOption(path: string, value: unknown, min: number, fallback: number): number {
   if (value === undefined) return fallback;
+  // Stryker disable next-line ConditionalExpression: Number.isInteger is false for every non-number; the typeof test narrows the type.
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
     optionError(path, `an integer of at least ${String(min)}`, value);
   }
@@ -74,6 +78,7 @@ export function booleanOption(path: string, value: unknown, fallback: boolean): 
 
 /** A finite number greater than 0. */
 export function positiveNumber(path: string, value: unknown): number {
+  // Stryker disable next-line ConditionalExpression: Number.isFinite is false for every non-number; the typeof test narrows the type.
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     optionError(path, 'a finite number greater than 0', value);
   }

@@ -1,11 +1,13 @@
 /** Reads a property of anything without ever throwing: hostile getters and revoked proxies read as `undefined`. */
 export function safeRead(target: unknown, key: string): unknown {
+  // Stryker disable next-line ConditionalExpression: without the null test, reading a key of null throws into the catch below, same result.
   if (target === null || (typeof target !== 'object' && typeof target !== 'function')) return undefined;
   try {
     return (target as Record<string, unknown>)[key];
   } catch {
-    return undefined;
+    // A throwing getter, a throwing proxy trap or a revoked proxy.
   }
+  return undefined;
 }
 
 /**
@@ -22,10 +24,9 @@ export function safeArray(value: unknown): readonly unknown[] {
   let length: unknown;
   try {
     // Both can throw on a revoked proxy.
-    if (!Array.isArray(value)) return [];
-    length = (value as unknown[]).length;
+    if (Array.isArray(value)) length = (value as unknown[]).length;
   } catch {
-    return [];
+    // A revoked proxy, or a `length` getter that throws: read as empty below.
   }
   // `Math.min` turns NaN into NaN, which the loop below reads as 0 items, like a negative length.
   const count = typeof length === 'number' ? Math.min(length, MAX_ARRAY_ITEMS) : 0;
