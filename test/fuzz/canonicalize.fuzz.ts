@@ -104,3 +104,67 @@ describe('canonicalize and stableHash', () => {
     );
   });
 });
+
+/** Pairs the spec says must stay apart, and pairs it says must compare equal, wherever they sit in a value. */
+const MUST_DIFFER: readonly (readonly [string, () => unknown, () => unknown])[] = [
+  ['NaN vs null', () => Number.NaN, () => null],
+  ['NaN vs "NaN"', () => Number.NaN, () => 'NaN'],
+  ['Infinity vs null', () => Infinity, () => null],
+  ['Infinity vs "Infinity"', () => Infinity, () => 'Infinity'],
+  ['-Infinity vs Infinity', () => -Infinity, () => Infinity],
+  ['10n vs 10', () => 10n, () => 10],
+  ['10n vs "10"', () => 10n, () => '10'],
+  ['a Map vs an object with the same entries', () => new Map([['a', 1]]), () => ({ a: 1 })],
+  ['an empty Map vs an empty object', () => new Map(), () => ({})],
+  ['a Set vs an array with the same items', () => new Set([1, 2]), () => [1, 2]],
+  ['an empty Set vs an empty array', () => new Set(), () => []],
+  ['array order', () => [1, 2], () => [2, 1]],
+  ['two different Dates', () => new Date(0), () => new Date(1)],
+  ['undefined vs null as a property value', () => ({ key: undefined }), () => ({ key: null })],
+  ['1 vs "1"', () => 1, () => '1'],
+  ['true vs "true"', () => true, () => 'true'],
+  ['a Map entry value', () => new Map([['k', 1]]), () => new Map([['k', 2]])],
+  ['a Map key type', () => new Map([[1, 'v']]), () => new Map([['1', 'v']])],
+];
+
+const MUST_EQUAL: readonly (readonly [string, () => unknown, () => unknown])[] = [
+  ['-0 vs 0', () => -0, () => 0],
+  ['an undefined property vs a missing one', () => ({ a: undefined, b: 1 }), () => ({ b: 1 })],
+  ['Map insertion order', () => new Map<unknown, unknown>([[1, 'a'], ['b', 2]]), () => new Map<unknown, unknown>([['b', 2], [1, 'a']])],
+  ['Set insertion order', () => new Set([3, 'x', 1]), () => new Set([1, 3, 'x'])],
+  ['equal Dates', () => new Date(86_400_000), () => new Date(86_400_000)],
+  ['equal bigints', () => 2n ** 80n, () => 2n ** 80n],
+  ['NaN vs NaN', () => Number.NaN, () => Number.NaN],
+];
+
+/** Puts `inner` where one JSON node of `outer` was, under an object key so `undefined` keeps its meaning. */
+function embed(outer: unknown, choice: number, inner: unknown): unknown {
+  const holders: Record<string, unknown>[] = [];
+  const walk = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return;
+    if (!Array.isArray(value)) holders.push(value as Record<string, unknown>);
+    for (const item of Object.values(value)) walk(item);
+  };
+  const copy = JSON.parse(JSON.stringify({ root: outer })) as Record<string, unknown>;
+  walk(copy);
+  const holder = holders[choice % holders.length] ?? copy;
+  Object.defineProperty(holder, 'slot', { value: inner, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+describe('canonicalize keeps the distinctions the spec names, at any depth', () => {
+  it('keeps apart values that print alike, and equates values that are the same', () => {
+    const pairs = fc.oneof(
+      fc.constantFrom(...MUST_DIFFER).map(([label, left, right]) => ({ label, left, right, equal: false })),
+      fc.constantFrom(...MUST_EQUAL).map(([label, left, right]) => ({ label, left, right, equal: true })),
+    );
+    fc.assert(
+      fc.property(pairs, fc.jsonValue({ maxDepth: 3 }), fc.nat(), ({ label, left, right, equal }, outer, choice) => {
+        const leftForm = canonicalize(embed(outer, choice, left()));
+        const rightForm = canonicalize(embed(outer, choice, right()));
+        expect(leftForm === rightForm, label).toBe(equal);
+      }),
+      fuzzParameters(1000),
+    );
+  });
+});
