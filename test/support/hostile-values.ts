@@ -1,3 +1,5 @@
+import { canonicalize, createGuard } from '../../src/index.js';
+
 /**
  * Values built to break code that reads them: throwing getters and traps, revoked proxies, self-referencing
  * `toJSON`, cycles, detached buffers, endless lazy structures and the like. Each factory builds a fresh value,
@@ -305,6 +307,44 @@ function shiftingObject(): unknown {
   return value;
 }
 
+/** Containers that grow while they are read: every read of an item adds another one. */
+function growingContainers(): unknown {
+  const array: unknown[] = [];
+  Object.defineProperty(array, 0, {
+    enumerable: true,
+    get() {
+      array.push({ grown: array.length });
+      return 'first';
+    },
+  });
+  const map = new Map<unknown, unknown>();
+  const grower = {
+    get more(): number {
+      map.set(`key${String(map.size)}`, grower);
+      return map.size;
+    },
+  };
+  map.set('start', grower);
+  const set = new Set<unknown>();
+  const setGrower = {
+    get more(): number {
+      set.add({ more: set.size });
+      return set.size;
+    },
+  };
+  set.add(setGrower);
+  return { array, map, set };
+}
+
+/** A getter that calls back into the library while it is being read. */
+function reentrantGetter(read: (value: unknown) => unknown): unknown {
+  return {
+    get inner(): unknown {
+      return read({ nested: [1, 2, { deeper: true }] });
+    },
+  };
+}
+
 function boxedAndOdd(): unknown {
   return [
     Object('boxed string') as unknown,
@@ -367,6 +407,9 @@ export const HOSTILE_FACTORIES: Readonly<Record<string, () => unknown>> = {
   hostileCollections,
   coercionTraps,
   shiftingObject,
+  growingContainers,
+  reentrantCanonicalize: () => reentrantGetter(canonicalize),
+  reentrantGuard: () => reentrantGetter((value) => createGuard().check({ toolCalls: [{ name: 'inner', args: value }] })),
   boxedAndOdd,
 };
 
