@@ -75,6 +75,7 @@ export function reduceStep(raw: unknown): ReducedStep {
   if (durationMs !== undefined) step.durationMs = durationMs;
 
   const timestamp = safeRead(raw, 'timestamp');
+  // Stryker disable next-line ConditionalExpression: Number.isFinite is false for every non-number; the typeof test narrows the type.
   if (typeof timestamp === 'number' && Number.isFinite(timestamp)) step.timestamp = timestamp;
 
   return {

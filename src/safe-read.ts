@@ -43,5 +43,6 @@ export function safeArray(value: unknown): readonly unknown[] {
 
 /** A finite, non-negative number, else `undefined`. */
 export function usableNumber(value: unknown): number | undefined {
+  // Stryker disable next-line ConditionalExpression: Number.isFinite is false for every non-number; the typeof test narrows the type.
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }

@@ -40,8 +40,10 @@ export function budgetDetector(options: { readonly limits: readonly ResolvedBudg
             detail: `${LABELS[metric]} reached ${show(value)}, at or over the limit of ${show(limit)}.`,
             evidence: { metric, value, limit },
           };
-          // Stryker disable next-line ConditionalExpression: with warnAt undefined, warnAt * limit is NaN and the comparison is false anyway.
-        } else if (warnAt !== undefined && value >= warnAt * limit) {
+          continue;
+        }
+        // Stryker disable next-line ConditionalExpression: with warnAt undefined, warnAt * limit is NaN and the comparison is false anyway.
+        if (warnAt !== undefined && value >= warnAt * limit) {
           const ratio = value / limit;
           warnings.push({
             code: 'BUDGET_WARNING',

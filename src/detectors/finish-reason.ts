@@ -41,9 +41,8 @@ export function finishReasonDetector(options: {
               : `The step ended with the terminal finish reason "${normalized}".`,
           evidence,
         };
-        // Stryker disable next-line BlockStatement: returning early and falling through both leave `stop` undefined.
       } else if (normalized === 'tool-calls' || options.otherPolicy === 'continue') {
-        return undefined;
+        // Nothing to report: `stop` stays undefined.
       } else if (options.otherPolicy === 'stop') {
         stop = {
           stop: true,

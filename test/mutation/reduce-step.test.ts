@@ -16,6 +16,7 @@ describe('reduceStep keeps only what was given', () => {
 
   it('does not invent usage from a non-object or a function', () => {
     expect(Object.keys(reduceStep({ usage: 'lots' }).step)).toEqual([]);
+    expect(Object.keys(reduceStep({ usage: null }).step)).toEqual([]);
     expect(Object.keys(reduceStep({ usage: Object.assign(() => 1, { inputTokens: 3 }) }).step)).toEqual([]);
   });
 
