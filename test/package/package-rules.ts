@@ -21,7 +21,7 @@ export const LIBRARY_FILES: readonly string[] = [
   'dist/index.js.map',
 ];
 
-/** What every tarball carries besides the build (npm adds package.json, README and LICENSE; `files` adds none). */
+/** What every tarball carries besides the build: npm adds package.json, README and LICENSE; `files` adds CHANGELOG.md. */
 export const PACKAGE_DOCUMENTS: readonly string[] = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
 
 /** Fields through which npm installs other packages alongside this one (npm 7+ installs peers too). */
