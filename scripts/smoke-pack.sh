@@ -165,16 +165,22 @@ write_tsconfig tsconfig.bundler.json esnext bundler '["ES2022", "DOM"]' '[]' tru
 
 tsc="$root/node_modules/typescript/bin/tsc"
 installed="node_modules/$package_name/dist"
+tsc_version=$(node "$tsc" --version)
 for mode in node16 nodenext bundler; do
-  node "$tsc" -p "tsconfig.$mode.json" || { echo "smoke: the $mode consumer does not type-check" >&2; exit 1; }
-  listing=$(node "$tsc" -p "tsconfig.$mode.json" --listFilesOnly)
+  # --listFiles prints absolute paths; diagnostics name files relative to the consumer, so they are easy to tell apart.
+  if ! node "$tsc" -p "tsconfig.$mode.json" --listFiles >"tsc-$mode.log"; then
+    grep -v '^/' "tsc-$mode.log" >&2 || true
+    echo "smoke: the $mode consumer does not type-check" >&2
+    exit 1
+  fi
+  listing=$(<"tsc-$mode.log")
   # Each module format must be typed by its own declaration file (.d.ts for import, .d.cts for require).
   expected=("$installed/index.d.ts")
   [[ $mode == bundler ]] || expected+=("$installed/index.d.cts")
   for declaration in "${expected[@]}"; do
     grep -q "/$declaration\$" <<<"$listing" || { echo "smoke: types ($mode) did not load $declaration" >&2; exit 1; }
   done
-  echo "smoke: types resolve and check for $mode (typescript $(node "$tsc" --version | cut -d' ' -f2))"
+  echo "smoke: types resolve and check for $mode (TypeScript ${tsc_version#Version })"
 done
 
 # ---------------------------------------------------------------------------------------------------------------------
