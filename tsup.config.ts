@@ -10,7 +10,7 @@ export default defineConfig([
     dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
     sourcemap: true,
     // Both builds write to dist/ at the same time: keep the command's output.
-    clean: ['!cli.js', '!cli.js.map'],
+    clean: ['!cli.js'],
     treeshake: true,
     splitting: false,
   },
@@ -21,7 +21,7 @@ export default defineConfig([
     target: 'node18',
     platform: 'node',
     banner: { js: '#!/usr/bin/env node' },
-    sourcemap: true,
+    sourcemap: false,
     clean: false,
     treeshake: true,
     splitting: false,
