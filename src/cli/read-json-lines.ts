@@ -17,7 +17,8 @@ export async function* readJsonLines(file: string, gzip: boolean): AsyncGenerato
   const raw = createReadStream(file);
   const input: Readable = gzip ? raw.pipe(createGunzip()) : raw;
   const lines = createInterface({ input, crlfDelay: Infinity });
-  // readline does not pass on the errors of its input on every Node version: catch them here and end the lines.
+  // pipe() does not pass the file stream's errors (a missing file) on to the gunzip stream readline reads, so the
+  // lines would never end: catch errors of both streams here and close the lines.
   let failure: unknown;
   const fail = (error: unknown): void => {
     failure ??= error;

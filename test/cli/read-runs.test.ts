@@ -74,8 +74,8 @@ describe('readRuns on JSON lines', () => {
     ]);
   });
 
-  it('reports a file that cannot be read, with no line', async () => {
-    const items = await outline(at('missing.jsonl'));
+  it.each(['missing.jsonl', 'missing.jsonl.gz'])('reports a file that cannot be read (%s), with no line', async (name) => {
+    const items = await outline(at(name));
     expect(items).toHaveLength(1);
     expect(items[0]?.slice(0, 2)).toEqual(['error', null]);
     expect(String(items[0]?.[2])).toMatch(/^cannot read: ENOENT/);
