@@ -123,12 +123,16 @@ function readToolCalls(step: unknown): GuardToolCall[] | undefined {
       args: hasField(call, 'input') ? safeRead(call, 'input') : safeRead(call, 'args'),
     };
     if (id !== undefined && results.has(id)) guardCall.result = results.get(id);
-    // An invalid call carries its own `error`; a `tool-error` part, when present, is the one the model was shown.
-    const error = id !== undefined && errors.has(id) ? errors.get(id) : safeRead(call, 'invalid') === true ? safeRead(call, 'error') : undefined;
+    const error = id !== undefined && errors.has(id) ? errors.get(id) : invalidCallError(call);
     if (error !== undefined) guardCall.error = error;
     mapped.push(guardCall);
   }
   return mapped;
+}
+
+/** The SDK marks a call it could not parse or route as `invalid` with its own `error`; a `tool-error` part wins over it. */
+function invalidCallError(call: unknown): unknown {
+  return safeRead(call, 'invalid') === true ? safeRead(call, 'error') : undefined;
 }
 
 function readUsage<Step extends AiSdkStepLike>(step: Step, cost: AiSdkCostFunction<Step> | undefined): GuardUsage | undefined {
@@ -151,11 +155,10 @@ function readTimestamp(value: unknown): number | undefined {
   return Number.isFinite(time) ? time : undefined;
 }
 
-/** `'input' in value` without throwing on primitives or hostile proxies. */
+/** `key in value`, false for primitives (where `in` throws) and hostile proxies. */
 function hasField(value: unknown, key: string): boolean {
-  if (value === null || typeof value !== 'object') return false;
   try {
-    return key in value;
+    return key in (value as object);
   } catch {
     return false;
   }
