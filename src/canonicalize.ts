@@ -5,11 +5,12 @@
  */
 export function canonicalize(value: unknown): string {
   try {
-    return JSON.stringify(value, (_key, inner: unknown) =>
+    const form: string | undefined = JSON.stringify(value, (_key, inner: unknown) =>
       inner !== null && typeof inner === 'object' && !Array.isArray(inner)
         ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
         : inner,
-    ) ?? 'undefined';
+    );
+    return form ?? 'undefined';
   } catch {
     return '[Unreadable]';
   }

@@ -41,7 +41,7 @@ export function createGuard(options?: GuardOptions): Guard {
       const facts: StepFacts = {
         index,
         step: reduced.step,
-        history: readHistory,
+        history,
         calls: reduced.calls,
         normalizedText: reduced.normalizedText,
         hasText: reduced.normalizedText !== '',

@@ -22,7 +22,7 @@ export function customDetector(detectors: readonly CustomDetector[]): Detector {
       let stop: StopVerdictFor<'custom'> | undefined;
       for (const detector of detectors) {
         // Every rule sees every step, even after an earlier one asked to stop.
-        const found = readStop(detector(facts.history(), facts.step));
+        const found = readStop(detector(facts.history, facts.step));
         stop ??= found;
       }
       if (stop === undefined) return undefined;
