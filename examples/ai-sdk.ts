@@ -59,4 +59,4 @@ for (const step of result.steps) {
   const calls = step.toolCalls.map((call) => `${call.toolName}(${JSON.stringify(call.input)})`).join(', ');
   console.log(`step ${String(step.stepNumber)}: ${step.text} -> ${calls}`);
 }
-console.log(`\nThe SDK stopped after ${String(result.steps.length)} of at most 20 steps (${String(result.totalUsage.totalTokens)} tokens).`);
+console.log(`\nThe SDK stopped after ${String(result.steps.length)} of at most 20 steps (${String(result.usage.totalTokens)} tokens in all).`);

@@ -12,7 +12,11 @@ export interface ToStopWhenOptions<Step extends AiSdkStepLike = AiSdkStepLike> {
    * @default undefined
    */
   readonly onStop?: ((verdict: StopVerdict, steps: readonly Step[]) => void) | undefined;
-  /** Prices a step so `budget.maxCostUsd` can fire; see {@link toGuardStep}. @default undefined (no cost reported) */
+  /**
+   * Prices a step so `budget.maxCostUsd` can fire; see {@link toGuardStep}. It runs again for the same step when a
+   * replay starts over, so it should depend on its arguments only.
+   * @default undefined (no cost reported)
+   */
   readonly cost?: AiSdkCostFunction<Step> | undefined;
 }
 
@@ -46,17 +50,17 @@ interface Replay {
  * Wall-clock time means nothing in a replay, so given `options` the guard's clock is frozen (`now` is replaced by
  * a constant) and `budget.maxDurationMs` counts the steps' own `performance.stepTimeMs`. A factory should do the
  * same (`createGuard({ ..., now: () => 0 })`) if it sets `maxDurationMs`.
- * @param guardOrFactory - `GuardOptions`, or a function returning a new guard (called for every replay from scratch;
- *   the guard it returns is reset first)
+ * @param optionsOrFactory - `GuardOptions`, or a function returning a new guard (called for every replay from
+ *   scratch; the guard it returns is reset first). @default {} (a guard with the default options)
  * @param options - `onStop` and `cost`
  * @returns `({ steps }) => boolean`
- * @throws TypeError from `createGuard` when `guardOrFactory` is invalid options
+ * @throws TypeError from `createGuard` when `optionsOrFactory` holds invalid options
  */
 export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
-  guardOrFactory?: GuardOptions | (() => Guard),
+  optionsOrFactory?: GuardOptions | (() => Guard),
   options?: ToStopWhenOptions<Step>,
 ): GuardStopCondition<Step> {
-  const newGuard = guardFactory(guardOrFactory);
+  const newGuard = guardFactory(optionsOrFactory);
   const onStop = options?.onStop;
   const cost = options?.cost;
   const replays = new WeakMap<object, Replay>();
@@ -94,11 +98,12 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
   };
 }
 
-function guardFactory(guardOrFactory: GuardOptions | (() => Guard) | undefined): () => Guard {
-  if (typeof guardOrFactory === 'function') return guardOrFactory;
+function guardFactory(optionsOrFactory: GuardOptions | (() => Guard) | undefined): () => Guard {
+  if (typeof optionsOrFactory === 'function') return optionsOrFactory;
+  // Validates the options as given, so a bad value throws its TypeError here rather than mid-run.
+  createGuard(optionsOrFactory);
   // A replayed run has no wall-clock time of its own; durations come from the steps.
-  const frozen: GuardOptions = { ...guardOrFactory, now: () => 0 };
-  createGuard(frozen); // Throws the TypeError for invalid options now rather than mid-run.
+  const frozen: GuardOptions = { ...optionsOrFactory, now: () => 0 };
   return () => createGuard(frozen);
 }
 

@@ -104,6 +104,9 @@ describe('toStopWhen', () => {
     expect(toStopWhen({ maxSteps: 3 })({ steps: [{}, {}] })).toBe(false);
     expect(() => toStopWhen({ repeatedToolCall: { threshold: 1 } })).toThrow(TypeError);
     expect(() => toStopWhen({ repeatedToolCall: { threshold: 1 } })).toThrow(/repeatedToolCall\.threshold/);
+    // Checked as given, before the clock is swapped out.
+    expect(() => toStopWhen({ now: 'soon' } as unknown as GuardOptions)).toThrow(/"now"/);
+    expect(() => toStopWhen(5 as unknown as GuardOptions)).toThrow(TypeError);
   });
 
   it('feeds the cost function into the budget', () => {
