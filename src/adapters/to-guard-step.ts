@@ -150,8 +150,13 @@ function readUsage<Step extends AiSdkStepLike>(step: Step, cost: AiSdkCostFuncti
 }
 
 function readTimestamp(value: unknown): number | undefined {
-  if (!(value instanceof Date)) return undefined;
-  const time = value.getTime();
+  let time: number;
+  try {
+    // Throws for anything that is not a real Date, including a proxy of one.
+    time = Date.prototype.getTime.call(value as Date);
+  } catch {
+    return undefined;
+  }
   return Number.isFinite(time) ? time : undefined;
 }
 

@@ -199,6 +199,7 @@ describe('toGuardStep', () => {
     });
     expect(toGuardStep({ response: { timestamp: new Date(Number.NaN) } })).toEqual({});
     expect(toGuardStep({ response: { timestamp: 5 as unknown as Date } })).toEqual({});
+    expect(toGuardStep({ response: { timestamp: new Proxy(timestamp, {}) } })).toEqual({});
   });
 
   it('ignores fields of the wrong type', () => {
