@@ -284,9 +284,7 @@ describe('toStopWhen', () => {
       const steps: AiSdkStepLike[] = [];
       for (let index = 0; index < 200; index++) {
         steps.push(callStep('read', { page: index % 7 }));
-        const answer = condition({ steps });
-        // A fresh replay every time would make this test itself quadratic; every 25th step is enough here.
-        if (index % 25 === 0) expect(answer).toBe(freshAnswer(steps, { maxSteps: false, repeatedToolCall: false, noProgress: false }));
+        expect(condition({ steps })).toBe(false);
       }
       // A full replay on every call would cost 200 * 201 / 2 = 20,100 checks.
       expect(checks()).toBe(200);
