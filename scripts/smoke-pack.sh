@@ -2,8 +2,8 @@
 # Installs the packed tarball into a fresh project, the way a user gets it, and checks it there:
 #   1. the TypeScript declarations resolve and type-check for an ESM and a CommonJS consumer (node16, nodenext) and
 #      for a bundler consumer without Node's types, using this project's own TypeScript;
-#   2. on every requested Node, `import` and `require` expose the same export names and both work: a default guard
-#      stops the third identical tool call with reason `repeated-tool-call`;
+#   2. on every requested Node, `import` and `require` expose the same export names and both work: a default guard,
+#      runAgentLoop and withGuard each stop the third identical tool call with reason `repeated-tool-call`;
 #   3. if the package declares a `bin`, every command starts on every requested Node (`--help` exits 0).
 #
 # Usage: scripts/smoke-pack.sh [NODE...]   (run `npm run build` first)
@@ -58,15 +58,16 @@ npm install --no-audit --no-fund --loglevel=error "$tarball" >/dev/null
 # Runtime checks: the same exercise for both module formats, so their reports must be byte-identical.
 cat >exercise.cjs <<'JS'
 'use strict';
-// Shared by the ESM and the CommonJS entry: takes the module namespace, returns a report, throws on any mismatch.
-module.exports = function exercise(lib) {
+// Shared by the ESM and the CommonJS entry: takes the module namespace, resolves to a report, rejects on any mismatch.
+module.exports = async function exercise(lib) {
   const fail = (message) => {
     throw new Error(message);
   };
   const names = Object.keys(lib)
     .filter((name) => name !== 'default' && name !== '__esModule' && name !== 'module.exports')
     .sort();
-  for (const name of ['createGuard', 'explain', 'isFault', 'canonicalize', 'stableHash']) {
+  const functions = ['createGuard', 'explain', 'isFault', 'canonicalize', 'stableHash', 'runAgentLoop', 'withGuard', 'toStopWhen', 'toGuardStep'];
+  for (const name of functions) {
     if (typeof lib[name] !== 'function') fail(`export ${name} is ${typeof lib[name]}, expected a function`);
   }
   const guard = lib.createGuard();
@@ -92,27 +93,38 @@ module.exports = function exercise(lib) {
   }
   if (lib.canonicalize({ b: 1, a: [2] }) !== lib.canonicalize({ a: [2], b: 1 })) fail('canonicalize depends on key order');
   if (lib.stableHash({ b: 1, a: 2 }) !== lib.stableHash({ a: 2, b: 1 })) fail('stableHash depends on key order');
+  // The async adapters: a loop that keeps making the same call ends on its third step, and so does a guarded stream.
+  const loop = await lib.runAgentLoop({ step: () => steps[0] });
+  if (loop.steps.length !== 3 || loop.completed !== false || loop.verdict.reason !== 'repeated-tool-call') {
+    fail(`runAgentLoop did not stop the repeating loop at step 3: ${JSON.stringify(loop)}`);
+  }
+  const guarded = lib.withGuard([...steps, ...steps], lib.createGuard());
+  let yielded = 0;
+  for await (const _step of guarded) yielded += 1;
+  if (yielded !== 3 || guarded.verdict?.reason !== 'repeated-tool-call') {
+    fail(`withGuard yielded ${yielded} steps, verdict ${JSON.stringify(guarded.verdict)}`);
+  }
   return { names, stop, explanation, hash: lib.stableHash({ a: [1, 'x'] }) };
 };
 JS
 cat >esm.mjs <<JS
 import * as lib from '$package_name';
 import exercise from './exercise.cjs';
-console.log(JSON.stringify(exercise(lib)));
+console.log(JSON.stringify(await exercise(lib)));
 JS
 cat >cjs.cjs <<JS
 'use strict';
 const lib = require('$package_name');
 const manifest = require('$package_name/package.json');
 if (typeof manifest.version !== 'string') throw new Error('package.json is not reachable through exports');
-console.log(JSON.stringify(require('./exercise.cjs')(lib)));
+require('./exercise.cjs')(lib).then((report) => console.log(JSON.stringify(report)));
 JS
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Type checks. The consumer uses the public API the way the README shows it; the @ts-expect-error lines prove the
 # declarations are real types, not `any` (an unused @ts-expect-error is itself an error).
 consumer_source=$(cat <<TS
-import { createGuard, explain, isFault, canonicalize, stableHash } from '$package_name';
+import { createGuard, explain, isFault, canonicalize, stableHash, runAgentLoop, toStopWhen, withGuard } from '$package_name';
 import type { GuardOptions, GuardStep, StopReason, Verdict } from '$package_name';
 
 const options: GuardOptions = { maxSteps: 25, repeatedToolCall: { threshold: 3 }, budget: { maxTotalTokens: 10_000 } };
@@ -127,6 +139,9 @@ export function describe(verdict: Verdict): string {
 export const described: string = describe(guard.check(step));
 export const keys: readonly string[] = [canonicalize({ a: 1 }), stableHash({ a: 1 })];
 export const recorded: number = guard.history.length;
+export const loop: Promise<{ readonly completed: boolean; readonly verdict: Verdict }> = runAgentLoop({ step: () => step });
+export const stream: AsyncIterable<GuardStep> & { readonly verdict: Verdict | undefined } = withGuard([step], guard);
+export const stopWhen = toStopWhen(() => createGuard(), { onStop: (stop) => explain(stop) });
 
 // @ts-expect-error maxSteps takes a number or false, never a string
 createGuard({ maxSteps: 'ten' });
@@ -197,7 +212,7 @@ for bin in "${node_bins[@]}"; do
     exit 1
   fi
   export_count=$("$bin" -p "JSON.parse(process.argv[1]).names.length" "$esm_report")
-  echo "smoke: Node $version: import and require agree on $export_count exports; the third identical call stopped (repeated-tool-call)"
+  echo "smoke: Node $version: import and require agree on $export_count exports; check, runAgentLoop and withGuard stop the third identical call"
   for command in $bins; do
     [[ -x node_modules/.bin/$command ]] || { echo "smoke: bin $command is not installed as an executable" >&2; exit 1; }
     target=$(readlink -f "node_modules/.bin/$command")
