@@ -66,8 +66,8 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
   const replays = new WeakMap<object, Replay>();
   let latest: Replay | undefined;
 
-  function replayFor(steps: readonly unknown[]): Replay {
-    const kept = replays.get(steps) ?? latest;
+  function replayFor(given: object, steps: readonly unknown[]): Replay {
+    const kept = replays.get(given) ?? latest;
     if (kept !== undefined && !kept.broken && sharesPrefix(kept.seen, steps)) return kept;
     const guard = newGuard();
     guard.reset();
@@ -76,9 +76,10 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
 
   return (input) => {
     const given = safeRead(input, 'steps');
-    if (!isArray(given) || given.length === 0) return false;
-    const steps = given as readonly Step[];
-    const replay = replayFor(steps);
+    // A copy read once: the array itself may be a proxy whose length or items throw when read.
+    const steps = readSteps(given) as readonly Step[] | undefined;
+    if (steps === undefined || steps.length === 0) return false;
+    const replay = replayFor(given as object, steps);
     try {
       for (const step of steps.slice(replay.seen.length)) {
         replay.verdicts.push(replay.guard.check(toGuardStep(step, { cost })));
@@ -89,11 +90,11 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
       replay.broken = true;
       throw error;
     }
-    replays.set(steps, replay);
+    replays.set(given as object, replay);
     latest = replay;
     const verdict = replay.verdicts[steps.length - 1];
     if (verdict?.stop !== true) return false;
-    onStop?.(verdict, steps);
+    onStop?.(verdict, given as readonly Step[]);
     return true;
   };
 }
@@ -116,11 +117,23 @@ function sharesPrefix(seen: readonly unknown[], steps: readonly unknown[]): bool
   return true;
 }
 
-/** `Array.isArray` that answers `false` for a revoked proxy instead of throwing. */
-function isArray(value: unknown): value is readonly unknown[] {
+/**
+ * Longest `steps` array read. A real run is far shorter; a hostile length (a sparse array of 2^32 - 1 slots, a proxy
+ * claiming more) would otherwise cost hours of copying and checking empty steps.
+ */
+export const MAX_REPLAY_STEPS = 100_000;
+
+/**
+ * A copy of an array of at most {@link MAX_REPLAY_STEPS} items, or `undefined` for anything else: a longer array, or
+ * an array proxy that throws when read.
+ */
+function readSteps(value: unknown): readonly unknown[] | undefined {
   try {
-    return Array.isArray(value);
+    if (Array.isArray(value) && (value as unknown[]).length <= MAX_REPLAY_STEPS) {
+      return Array.prototype.slice.call(value) as unknown[];
+    }
   } catch {
-    return false;
+    // A revoked proxy, a trap that throws, or a length that is not a number.
   }
+  return undefined;
 }
