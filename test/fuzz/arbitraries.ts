@@ -180,31 +180,28 @@ const finishReasons = fc.oneof(
   fc.string({ maxLength: 12 }),
 );
 
+/** A step in the documented shape, its fields sometimes odd or hostile. */
+export const stepRecord: fc.Arbitrary<Lazy> = fc
+  .record(
+    {
+      toolCalls: fc.oneof({ weight: 5, arbitrary: fc.array(toolCall, { maxLength: 4 }) }, { weight: 1, arbitrary: anyValue }),
+      text: fc.oneof(fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('Same text.', '  same   TEXT. ', '')).map(eager), anyValue),
+      finishReason: fc.oneof(finishReasons.map(eager), anyValue),
+      usage: fc.oneof(
+        fc
+          .record({ inputTokens: oddNumber, outputTokens: oddNumber, totalTokens: oddNumber, costUsd: oddNumber }, { requiredKeys: [] })
+          .map(lazyRecord),
+        anyValue,
+      ),
+      durationMs: oddNumber,
+      timestamp: oddNumber,
+    },
+    { requiredKeys: [] },
+  )
+  .map(lazyRecord);
+
 /** A step: mostly the documented shape with odd fields, sometimes not a step at all. */
-export const anyStep: fc.Arbitrary<Lazy> = fc.oneof(
-  {
-    weight: 8,
-    arbitrary: fc
-      .record(
-        {
-          toolCalls: fc.oneof({ weight: 5, arbitrary: fc.array(toolCall, { maxLength: 4 }) }, { weight: 1, arbitrary: anyValue }),
-          text: fc.oneof(fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('Same text.', '  same   TEXT. ', '')).map(eager), anyValue),
-          finishReason: fc.oneof(finishReasons.map(eager), anyValue),
-          usage: fc.oneof(
-            fc
-              .record({ inputTokens: oddNumber, outputTokens: oddNumber, totalTokens: oddNumber, costUsd: oddNumber }, { requiredKeys: [] })
-              .map(lazyRecord),
-            anyValue,
-          ),
-          durationMs: oddNumber,
-          timestamp: oddNumber,
-        },
-        { requiredKeys: [] },
-      )
-      .map(lazyRecord),
-  },
-  { weight: 1, arbitrary: anyValue },
-);
+export const anyStep: fc.Arbitrary<Lazy> = fc.oneof({ weight: 8, arbitrary: stepRecord }, { weight: 1, arbitrary: anyValue });
 
 /** A well-formed, non-hostile step: two guards fed the same one must reach the same verdict. */
 export const plainStep = fc.record(
