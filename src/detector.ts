@@ -28,8 +28,11 @@ export interface StepFacts {
   readonly index: number;
   /** The step as recorded in history (a sanitised copy). */
   readonly step: GuardStep;
-  /** The history including this step; built lazily because only custom detectors need it. */
-  readonly history: () => readonly GuardStep[];
+  /**
+   * The history including this step. The guard's own array, not a copy: copying it on every step would make a
+   * check cost grow with the length of the run.
+   */
+  readonly history: readonly GuardStep[];
   readonly calls: readonly CallFacts[];
   /** Lower-cased, whitespace collapsed and trimmed; `''` without text. */
   readonly normalizedText: string;

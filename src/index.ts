@@ -27,3 +27,7 @@ export type {
   StopVerdictFor,
   Verdict,
 } from './types.js';
+export { createGuard } from './create-guard.js';
+export { DEFAULT_OPTIONS } from './default-options.js';
+export { explain } from './explain.js';
+export { isFault } from './is-fault.js';

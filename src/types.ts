@@ -139,7 +139,7 @@ export type StopVerdictFor<R extends StopReason> = R extends StopReason
       /** One readable sentence. */
       readonly detail: string;
       readonly evidence: StopEvidence[R];
-      readonly warnings?: readonly GuardWarning[];
+      readonly warnings?: readonly GuardWarning[] | undefined;
     }
   : never;
 
@@ -149,7 +149,7 @@ export type StopVerdict = StopVerdictFor<StopReason>;
 /** A verdict that says go on, possibly with budget warnings. */
 export interface ContinueVerdict {
   readonly stop: false;
-  readonly warnings?: readonly GuardWarning[];
+  readonly warnings?: readonly GuardWarning[] | undefined;
 }
 
 /** What `check` returns: plain JSON. */
@@ -159,15 +159,16 @@ export type Verdict = ContinueVerdict | StopVerdict;
 export interface CustomStop {
   readonly stop: true;
   /** @default 'CUSTOM' */
-  readonly code?: string;
+  readonly code?: string | undefined;
   /** @default 'A custom detector stopped the run.' */
-  readonly detail?: string;
+  readonly detail?: string | undefined;
   /** @default {} */
   readonly evidence?: unknown;
 }
 
 /**
- * A rule of your own. Receives the history (the current step last) and the current step.
+ * A rule of your own. Receives the history (the current step last; the guard's live array, so read it but do not
+ * change it) and the current step.
  * Return `undefined` or `{ stop: false }` to continue. Errors it throws propagate out of `check`.
  */
 export type CustomDetector = (
@@ -176,74 +177,74 @@ export type CustomDetector = (
 ) => CustomStop | { readonly stop: false } | undefined;
 
 /** A budget limit: a number, or a number with its own warning ratio. */
-export type BudgetLimit = number | { readonly limit: number; readonly warnAt?: number };
+export type BudgetLimit = number | { readonly limit: number; readonly warnAt?: number | undefined };
 
 /** Options of the `repeatedToolCall` detector. */
 export interface RepeatedToolCallOptions {
   /** How many identical calls in a row stop the run. At least 2. @default 3 */
-  readonly threshold?: number;
+  readonly threshold?: number | undefined;
   /** Count a call as a repeat only when its result or error is identical too. @default false */
-  readonly requireIdenticalResults?: boolean;
+  readonly requireIdenticalResults?: boolean | undefined;
   /** Leave calls with a non-null `error` out of the sequence. @default false */
-  readonly ignoreErrors?: boolean;
+  readonly ignoreErrors?: boolean | undefined;
 }
 
 /** Options of the `oscillation` detector. */
 export interface OscillationOptions {
   /** Longest cycle looked for, in calls. At least 2. @default 3 */
-  readonly maxPeriod?: number;
+  readonly maxPeriod?: number | undefined;
   /** Full cycles in a row that stop the run. At least 2. @default 3 */
-  readonly repeats?: number;
+  readonly repeats?: number | undefined;
 }
 
 /** Options of the `noProgress` detector. */
 export interface NoProgressOptions {
   /** Consecutive stalled steps with the same text that stop the run. At least 2. @default 3 */
-  readonly threshold?: number;
+  readonly threshold?: number | undefined;
 }
 
 /** Options of the `finishReason` detector. */
 export interface FinishReasonOptions {
   /** Normalised finish reasons that end the run. @default ['stop', 'length', 'content-filter', 'error'] */
-  readonly terminal?: readonly string[];
+  readonly terminal?: readonly string[] | undefined;
   /** What to do with a reason that is neither terminal nor `tool-calls`. @default 'stop-if-text-only' */
-  readonly otherPolicy?: OtherPolicy;
+  readonly otherPolicy?: OtherPolicy | undefined;
 }
 
 /** Options of the `budget` detector. No limit is set unless you set it. */
 export interface BudgetOptions {
   /** @default undefined (no limit) */
-  readonly maxTotalTokens?: BudgetLimit;
+  readonly maxTotalTokens?: BudgetLimit | undefined;
   /** @default undefined (no limit) */
-  readonly maxInputTokens?: BudgetLimit;
+  readonly maxInputTokens?: BudgetLimit | undefined;
   /** @default undefined (no limit) */
-  readonly maxOutputTokens?: BudgetLimit;
+  readonly maxOutputTokens?: BudgetLimit | undefined;
   /** @default undefined (no limit) */
-  readonly maxCostUsd?: BudgetLimit;
+  readonly maxCostUsd?: BudgetLimit | undefined;
   /** Compared with the larger of summed `durationMs` and wall-clock time since creation or `reset()`. @default undefined (no limit) */
-  readonly maxDurationMs?: BudgetLimit;
+  readonly maxDurationMs?: BudgetLimit | undefined;
   /** Warning ratio (0 to 1) for limits that do not set their own. @default undefined (no warnings) */
-  readonly warnAt?: number;
+  readonly warnAt?: number | undefined;
 }
 
 /** Options of `createGuard`. Every detector can be tuned, or switched off with `false`. */
 export interface GuardOptions {
   /** Stop when this many steps have been recorded. @default 50 */
-  readonly maxSteps?: number | false;
+  readonly maxSteps?: number | false | undefined;
   /** @default { threshold: 3, requireIdenticalResults: false, ignoreErrors: false } */
-  readonly repeatedToolCall?: RepeatedToolCallOptions | false;
+  readonly repeatedToolCall?: RepeatedToolCallOptions | false | undefined;
   /** @default { maxPeriod: 3, repeats: 3 } */
-  readonly oscillation?: OscillationOptions | false;
+  readonly oscillation?: OscillationOptions | false | undefined;
   /** @default { threshold: 3 } */
-  readonly noProgress?: NoProgressOptions | false;
+  readonly noProgress?: NoProgressOptions | false | undefined;
   /** @default { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' } */
-  readonly finishReason?: FinishReasonOptions | false;
+  readonly finishReason?: FinishReasonOptions | false | undefined;
   /** @default {} (no limits) */
-  readonly budget?: BudgetOptions | false;
+  readonly budget?: BudgetOptions | false | undefined;
   /** Your own rules, run after the built-in ones. @default [] */
-  readonly custom?: CustomDetector | readonly CustomDetector[];
+  readonly custom?: CustomDetector | readonly CustomDetector[] | undefined;
   /** Clock for the wall-clock part of `maxDurationMs`, in milliseconds. @default Date.now */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
 }
 
 /** What `summary()` returns: counts, totals and each detector's state, all JSON, nothing time-dependent. */
@@ -260,7 +261,7 @@ export interface GuardSummary {
     readonly durationMs: number;
   };
   /** Each enabled detector's state, keyed by its `kind`. */
-  readonly detectors: { readonly [kind: string]: JsonValue };
+  readonly detectors: Readonly<Record<string, JsonValue>>;
 }
 
 /** A guard for one agent run. */

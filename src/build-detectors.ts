@@ -1,0 +1,23 @@
+import type { Detector } from './detector.js';
+import { budgetDetector } from './detectors/budget.js';
+import { customDetector } from './detectors/custom.js';
+import { finishReasonDetector } from './detectors/finish-reason.js';
+import { maxStepsDetector } from './detectors/max-steps.js';
+import { noProgressDetector } from './detectors/no-progress.js';
+import { oscillationDetector } from './detectors/oscillation.js';
+import { repeatedToolCallDetector } from './detectors/repeated-tool-call.js';
+import type { ResolvedOptions } from './resolve-options.js';
+
+/** Every enabled detector, in priority order: when several stop on one step, the earliest here wins. */
+export function buildDetectors(options: ResolvedOptions): readonly Detector[] {
+  const detectors: (Detector | false)[] = [
+    options.finishReason !== false && finishReasonDetector(options.finishReason),
+    options.budget !== false && budgetDetector(options.budget),
+    options.maxSteps !== false && maxStepsDetector(options.maxSteps),
+    options.repeatedToolCall !== false && repeatedToolCallDetector(options.repeatedToolCall),
+    options.oscillation !== false && oscillationDetector(options.oscillation),
+    options.noProgress !== false && noProgressDetector(options.noProgress),
+    options.custom.length > 0 && customDetector(options.custom),
+  ];
+  return detectors.filter((detector) => detector !== false);
+}

@@ -1,0 +1,11 @@
+/** The defaults `createGuard` applies, frozen so no caller can change them for everyone. */
+export const DEFAULT_OPTIONS = Object.freeze({
+  maxSteps: 50,
+  repeatedToolCall: Object.freeze({ threshold: 3, requireIdenticalResults: false, ignoreErrors: false }),
+  oscillation: Object.freeze({ maxPeriod: 3, repeats: 3 }),
+  noProgress: Object.freeze({ threshold: 3 }),
+  finishReason: Object.freeze({
+    terminal: Object.freeze(['stop', 'length', 'content-filter', 'error'] as const),
+    otherPolicy: 'stop-if-text-only' as const,
+  }),
+});

@@ -1,0 +1,63 @@
+import type { Detector, StepFacts } from '../detector.js';
+import type { ResolvedBudgetLimit } from '../resolve-options.js';
+import type { BudgetMetric, GuardWarning, StopVerdictFor } from '../types.js';
+
+const LABELS: Readonly<Record<BudgetMetric, string>> = {
+  totalTokens: 'Total tokens',
+  inputTokens: 'Input tokens',
+  outputTokens: 'Output tokens',
+  costUsd: 'Cost in USD',
+  durationMs: 'Duration in ms',
+};
+
+function currentValue(metric: BudgetMetric, facts: StepFacts): number {
+  // Summed step durations can lag behind the clock (time between steps), and the clock can be frozen in tests.
+  return metric === 'durationMs' ? Math.max(facts.totals.durationMs, facts.elapsedMs) : facts.totals[metric];
+}
+
+/** Round for display only; evidence keeps the exact figure. */
+function show(value: number): string {
+  return String(Math.round(value * 10_000) / 10_000);
+}
+
+/**
+ * Stops when a cumulative figure reaches its limit (spent when reached: the guard runs after the step already
+ * happened), and warns while a figure is at or past its `warnAt` share of the limit.
+ */
+export function budgetDetector(options: { readonly limits: readonly ResolvedBudgetLimit[] }): Detector {
+  return {
+    kind: 'budget',
+    check(facts) {
+      let stop: StopVerdictFor<'budget'> | undefined;
+      const warnings: GuardWarning[] = [];
+      for (const { metric, code, limit, warnAt } of options.limits) {
+        const value = currentValue(metric, facts);
+        if (value >= limit) {
+          stop ??= {
+            stop: true,
+            reason: 'budget',
+            code,
+            detail: `${LABELS[metric]} reached ${show(value)}, at or over the limit of ${show(limit)}.`,
+            evidence: { metric, value, limit },
+          };
+        } else if (warnAt !== undefined && value >= warnAt * limit) {
+          const ratio = value / limit;
+          warnings.push({
+            code: 'BUDGET_WARNING',
+            metric,
+            value,
+            limit,
+            ratio,
+            detail: `${LABELS[metric]} is at ${show(value)} of a ${show(limit)} limit (${String(Math.floor(ratio * 100))}%).`,
+          });
+        }
+      }
+      if (stop !== undefined) return warnings.length === 0 ? { stop } : { stop, warnings };
+      return warnings.length === 0 ? undefined : { warnings };
+    },
+    reset() {
+      // Totals and the clock belong to the guard; the detector keeps nothing between steps.
+    },
+    state: () => ({ limits: options.limits.map(({ metric, limit }) => ({ metric, limit })) }),
+  };
+}

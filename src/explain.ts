@@ -1,0 +1,28 @@
+import { isFault } from './is-fault.js';
+import type { StopReason, Verdict } from './types.js';
+
+const HINTS: Readonly<Record<StopReason, string>> = {
+  'max-steps': 'The run used every step it was allowed. Raise maxSteps if the task really needs more, or look for a loop the other detectors do not catch.',
+  'repeated-tool-call': 'The model keeps sending the same call. Make sure the tool result tells it something it can act on, and that the prompt says what to do when a tool fails.',
+  oscillation: 'The model is alternating between the same few calls. It may be missing a result it needs, or two tools may be undoing each other.',
+  'no-progress': 'Nothing new is coming back and the model keeps saying the same thing. Give it a way out: a clearer result, an error it can act on, or a rule to finish.',
+  'finish-reason': 'The provider ended the step in a way the loop should not continue from. Check output limits, content filters and provider errors.',
+  budget: 'The run used up a budget you set. Raise the limit if the task is worth it, or find out which steps spent it.',
+  custom: 'One of your own detectors asked to stop; its evidence says why.',
+};
+
+/**
+ * Turns a verdict into readable lines for logs: the code and detail, a short hint, then any budget warnings.
+ * @param verdict - what `check` returned
+ */
+export function explain(verdict: Verdict): string {
+  const lines: string[] = [];
+  if (!verdict.stop) {
+    lines.push('Continue.');
+  } else {
+    lines.push(`Stop [${verdict.code}] ${verdict.detail}`);
+    lines.push(isFault(verdict) ? `Hint: ${HINTS[verdict.reason]}` : 'Hint: The model finished normally; nothing to fix.');
+  }
+  for (const warning of verdict.warnings ?? []) lines.push(`Warning [${warning.code}] ${warning.detail}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,86 @@
+import { canonicalize } from './canonicalize.js';
+import type { CallFacts } from './detector.js';
+import { normalizeText, preview } from './normalize-text.js';
+import { safeArray, safeRead, usableNumber } from './safe-read.js';
+import { comparisonKey } from './stable-hash.js';
+import type { GuardStep, GuardToolCall, GuardUsage } from './types.js';
+
+/** A step read once: a sanitised copy for history, and the facts detectors compare. */
+export interface ReducedStep {
+  readonly step: GuardStep;
+  readonly calls: readonly CallFacts[];
+  readonly normalizedText: string;
+  readonly finishReason: string | undefined;
+}
+
+function reduceCall(raw: unknown): { call: GuardToolCall; facts: CallFacts } | undefined {
+  const name = safeRead(raw, 'name');
+  if (typeof name !== 'string') return undefined;
+  const args = safeRead(raw, 'args');
+  const result = safeRead(raw, 'result');
+  const error = safeRead(raw, 'error');
+  const failed = error !== undefined && error !== null;
+
+  const argsForm = canonicalize(args);
+  // JSON-quoting the name keeps "name + arguments" unambiguous whatever characters the name holds.
+  const signature = JSON.stringify(name) + comparisonKey(argsForm);
+  let outcome = signature;
+  if (result !== undefined) outcome += `\u0000r${comparisonKey(canonicalize(result))}`;
+  if (failed) outcome += `\u0000e${comparisonKey(canonicalize(error))}`;
+
+  const call: { -readonly [K in keyof GuardToolCall]: GuardToolCall[K] } = { name };
+  if (args !== undefined) call.args = args;
+  if (result !== undefined) call.result = result;
+  if (error !== undefined) call.error = error;
+  return { call: Object.freeze(call), facts: { name, signature, outcome, argsPreview: preview(argsForm), failed } };
+}
+
+function reduceUsage(raw: unknown): GuardUsage | undefined {
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const usage: { -readonly [K in keyof GuardUsage]: GuardUsage[K] } = {};
+  for (const key of ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'] as const) {
+    const value = usableNumber(safeRead(raw, key));
+    if (value !== undefined) usage[key] = value;
+  }
+  return Object.freeze(usage);
+}
+
+/** Reads everything usable from a step exactly once; anything unusable is left out, nothing throws. */
+export function reduceStep(raw: unknown): ReducedStep {
+  const step: { -readonly [K in keyof GuardStep]: GuardStep[K] } = {};
+  const calls: CallFacts[] = [];
+
+  const rawCalls = safeRead(raw, 'toolCalls');
+  if (rawCalls !== undefined) {
+    const toolCalls: GuardToolCall[] = [];
+    for (const item of safeArray(rawCalls)) {
+      const reduced = reduceCall(item);
+      if (reduced === undefined) continue;
+      toolCalls.push(reduced.call);
+      calls.push(reduced.facts);
+    }
+    step.toolCalls = Object.freeze(toolCalls);
+  }
+
+  const text = safeRead(raw, 'text');
+  if (typeof text === 'string') step.text = text;
+
+  const finishReason = safeRead(raw, 'finishReason');
+  if (typeof finishReason === 'string') step.finishReason = finishReason;
+
+  const usage = reduceUsage(safeRead(raw, 'usage'));
+  if (usage !== undefined) step.usage = usage;
+
+  const durationMs = usableNumber(safeRead(raw, 'durationMs'));
+  if (durationMs !== undefined) step.durationMs = durationMs;
+
+  const timestamp = safeRead(raw, 'timestamp');
+  if (typeof timestamp === 'number' && Number.isFinite(timestamp)) step.timestamp = timestamp;
+
+  return {
+    step: Object.freeze(step),
+    calls,
+    normalizedText: typeof text === 'string' ? normalizeText(text) : '',
+    finishReason: typeof finishReason === 'string' ? finishReason : undefined,
+  };
+}

@@ -1,0 +1,174 @@
+import { DEFAULT_OPTIONS } from './default-options.js';
+import { normalizeFinishReason } from './normalize-finish-reason.js';
+import {
+  booleanOption,
+  expectObject,
+  integerOption,
+  optionError,
+  positiveNumber,
+  ratioOption,
+} from './option-errors.js';
+import type { BudgetMetric, CustomDetector, OtherPolicy, StopCodes } from './types.js';
+
+/** One budget limit after validation. */
+export interface ResolvedBudgetLimit {
+  readonly metric: BudgetMetric;
+  readonly code: StopCodes['budget'];
+  readonly limit: number;
+  /** Absent: no warnings for this limit. */
+  readonly warnAt: number | undefined;
+}
+
+/** Options after validation, with every default filled in. Detectors trust these. */
+export interface ResolvedOptions {
+  readonly maxSteps: { readonly limit: number } | false;
+  readonly repeatedToolCall:
+    | { readonly threshold: number; readonly requireIdenticalResults: boolean; readonly ignoreErrors: boolean }
+    | false;
+  readonly oscillation: { readonly maxPeriod: number; readonly repeats: number } | false;
+  readonly noProgress: { readonly threshold: number } | false;
+  readonly finishReason: { readonly terminal: readonly string[]; readonly otherPolicy: OtherPolicy } | false;
+  readonly budget: { readonly limits: readonly ResolvedBudgetLimit[] } | false;
+  readonly custom: readonly CustomDetector[];
+  readonly now: () => number;
+}
+
+/** Budget option names in the order limits are checked, with the metric and code each one maps to. */
+const BUDGET_LIMITS = [
+  ['maxTotalTokens', 'totalTokens', 'BUDGET_TOTAL_TOKENS'],
+  ['maxInputTokens', 'inputTokens', 'BUDGET_INPUT_TOKENS'],
+  ['maxOutputTokens', 'outputTokens', 'BUDGET_OUTPUT_TOKENS'],
+  ['maxCostUsd', 'costUsd', 'BUDGET_COST_USD'],
+  ['maxDurationMs', 'durationMs', 'BUDGET_DURATION_MS'],
+] as const;
+
+const OTHER_POLICIES: readonly OtherPolicy[] = ['stop', 'continue', 'stop-if-text-only'];
+
+const TOP_LEVEL_KEYS = [
+  'maxSteps',
+  'repeatedToolCall',
+  'oscillation',
+  'noProgress',
+  'finishReason',
+  'budget',
+  'custom',
+  'now',
+];
+
+/** `false` switches a detector off; `undefined` or `true` keep its defaults; an object tunes it. */
+function section(path: string, value: unknown, known: readonly string[]): Record<string, unknown> | false {
+  if (value === false) return false;
+  if (value === undefined || value === true) return {};
+  return expectObject(path, value, known);
+}
+
+function resolveMaxSteps(value: unknown): ResolvedOptions['maxSteps'] {
+  if (value === false) return false;
+  return { limit: integerOption('maxSteps', value, 1, DEFAULT_OPTIONS.maxSteps) };
+}
+
+function resolveRepeatedToolCall(value: unknown): ResolvedOptions['repeatedToolCall'] {
+  const options = section('repeatedToolCall', value, ['threshold', 'requireIdenticalResults', 'ignoreErrors']);
+  if (options === false) return false;
+  const defaults = DEFAULT_OPTIONS.repeatedToolCall;
+  return {
+    threshold: integerOption('repeatedToolCall.threshold', options.threshold, 2, defaults.threshold),
+    requireIdenticalResults: booleanOption(
+      'repeatedToolCall.requireIdenticalResults',
+      options.requireIdenticalResults,
+      defaults.requireIdenticalResults,
+    ),
+    ignoreErrors: booleanOption('repeatedToolCall.ignoreErrors', options.ignoreErrors, defaults.ignoreErrors),
+  };
+}
+
+function resolveOscillation(value: unknown): ResolvedOptions['oscillation'] {
+  const options = section('oscillation', value, ['maxPeriod', 'repeats']);
+  if (options === false) return false;
+  const defaults = DEFAULT_OPTIONS.oscillation;
+  return {
+    maxPeriod: integerOption('oscillation.maxPeriod', options.maxPeriod, 2, defaults.maxPeriod),
+    repeats: integerOption('oscillation.repeats', options.repeats, 2, defaults.repeats),
+  };
+}
+
+function resolveNoProgress(value: unknown): ResolvedOptions['noProgress'] {
+  const options = section('noProgress', value, ['threshold']);
+  if (options === false) return false;
+  return { threshold: integerOption('noProgress.threshold', options.threshold, 2, DEFAULT_OPTIONS.noProgress.threshold) };
+}
+
+function resolveFinishReason(value: unknown): ResolvedOptions['finishReason'] {
+  const options = section('finishReason', value, ['terminal', 'otherPolicy']);
+  if (options === false) return false;
+  const defaults = DEFAULT_OPTIONS.finishReason;
+  let terminal: readonly string[] = defaults.terminal;
+  if (options.terminal !== undefined) {
+    const list = options.terminal;
+    if (!Array.isArray(list)) optionError('finishReason.terminal', 'an array of strings', list);
+    terminal = list.map((reason: unknown, index) => {
+      if (typeof reason !== 'string') optionError(`finishReason.terminal[${String(index)}]`, 'a string', reason);
+      return normalizeFinishReason(reason);
+    });
+  }
+  const otherPolicy = options.otherPolicy ?? defaults.otherPolicy;
+  if (!OTHER_POLICIES.includes(otherPolicy as OtherPolicy)) {
+    optionError('finishReason.otherPolicy', `one of ${OTHER_POLICIES.map((p) => `"${p}"`).join(', ')}`, otherPolicy);
+  }
+  return { terminal: Object.freeze(terminal), otherPolicy: otherPolicy as OtherPolicy };
+}
+
+function resolveBudget(value: unknown): ResolvedOptions['budget'] {
+  const options = section('budget', value, [...BUDGET_LIMITS.map(([name]) => name), 'warnAt']);
+  if (options === false) return false;
+  const sharedWarnAt = options.warnAt === undefined ? undefined : ratioOption('budget.warnAt', options.warnAt);
+  const limits: ResolvedBudgetLimit[] = [];
+  for (const [name, metric, code] of BUDGET_LIMITS) {
+    const raw = options[name];
+    if (raw === undefined) continue;
+    const path = `budget.${name}`;
+    if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+      const limitOptions = expectObject(path, raw, ['limit', 'warnAt']);
+      const warnAt = limitOptions.warnAt === undefined ? sharedWarnAt : ratioOption(`${path}.warnAt`, limitOptions.warnAt);
+      limits.push({ metric, code, limit: positiveNumber(`${path}.limit`, limitOptions.limit), warnAt });
+    } else {
+      limits.push({ metric, code, limit: positiveNumber(path, raw), warnAt: sharedWarnAt });
+    }
+  }
+  return { limits: Object.freeze(limits) };
+}
+
+function resolveCustom(value: unknown): readonly CustomDetector[] {
+  if (value === undefined) return [];
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  list.forEach((detector, index) => {
+    if (typeof detector !== 'function') {
+      optionError(Array.isArray(value) ? `custom[${String(index)}]` : 'custom', 'a function', detector);
+    }
+  });
+  return Object.freeze(list as CustomDetector[]);
+}
+
+function resolveNow(value: unknown): () => number {
+  if (value === undefined) return Date.now;
+  if (typeof value !== 'function') optionError('now', 'a function returning milliseconds', value);
+  return value as () => number;
+}
+
+/**
+ * Validates options once, when a guard is created, into a frozen object with every default filled in.
+ * @throws TypeError naming the option path when a value does not fit.
+ */
+export function resolveOptions(options: unknown): ResolvedOptions {
+  const given = options === undefined ? {} : expectObject('', options, TOP_LEVEL_KEYS);
+  return Object.freeze({
+    maxSteps: resolveMaxSteps(given.maxSteps),
+    repeatedToolCall: resolveRepeatedToolCall(given.repeatedToolCall),
+    oscillation: resolveOscillation(given.oscillation),
+    noProgress: resolveNoProgress(given.noProgress),
+    finishReason: resolveFinishReason(given.finishReason),
+    budget: resolveBudget(given.budget),
+    custom: resolveCustom(given.custom),
+    now: resolveNow(given.now),
+  });
+}

@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import { createGuard, DEFAULT_OPTIONS, type GuardStep, type Verdict } from '../src/index.js';
+import { ALL_OFF, call, calls, text, tool } from './step-builder.js';
+
+describe('createGuard', () => {
+  describe('defaults', () => {
+    it('are the documented ones', () => {
+      expect(DEFAULT_OPTIONS).toEqual({
+        maxSteps: 50,
+        repeatedToolCall: { threshold: 3, requireIdenticalResults: false, ignoreErrors: false },
+        oscillation: { maxPeriod: 3, repeats: 3 },
+        noProgress: { threshold: 3 },
+        finishReason: { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' },
+      });
+      expect(Object.isFrozen(DEFAULT_OPTIONS)).toBe(true);
+      expect(Object.isFrozen(DEFAULT_OPTIONS.finishReason.terminal)).toBe(true);
+    });
+
+    it('turn every detector on except budget, which has no limits', () => {
+      const guard = createGuard();
+      expect(Object.keys(guard.summary().detectors)).toEqual([
+        'finish-reason',
+        'budget',
+        'max-steps',
+        'repeated-tool-call',
+        'oscillation',
+        'no-progress',
+      ]);
+    });
+
+    it('do not stop a healthy run of varied calls ending in stop', () => {
+      const guard = createGuard();
+      const verdicts: Verdict[] = [];
+      for (let i = 0; i < 40; i++) {
+        verdicts.push(guard.check({ text: `step ${String(i)}`, finishReason: 'tool-calls', toolCalls: [call('read', { page: i }, { result: i })] }));
+      }
+      expect(verdicts.every((verdict) => !verdict.stop)).toBe(true);
+      expect(guard.check({ text: 'Answer.', finishReason: 'stop' })).toMatchObject({ code: 'FINISH_TERMINAL' });
+    });
+  });
+
+  describe('priority', () => {
+    // One step that every detector stops on: each earlier detector, when on, wins over every later one.
+    const order = ['finishReason', 'budget', 'maxSteps', 'repeatedToolCall', 'oscillation', 'noProgress', 'custom'] as const;
+    const reasons = ['finish-reason', 'budget', 'max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'custom'];
+    const settings = {
+      finishReason: { terminal: ['length'] },
+      budget: { maxTotalTokens: 1 },
+      maxSteps: 6,
+      repeatedToolCall: { threshold: 2 },
+      oscillation: { maxPeriod: 2, repeats: 2 },
+      noProgress: { threshold: 2 },
+      custom: () => ({ stop: true as const }),
+    };
+    // a b a b a b ... where the last step holds b b: a repeat, an a-b cycle, a stalled step, and every limit at once.
+    const steps: GuardStep[] = [tool('a'), tool('b'), tool('a'), tool('b'), tool('a'), { ...calls(call('b', { id: 1 }), call('b', { id: 1 })), finishReason: 'length', usage: { totalTokens: 5 } }];
+
+    it.each(order.map((name, index) => [name, index] as const))('%s wins over everything after it', (name, index) => {
+      const enabled = Object.fromEntries(order.slice(index).map((key) => [key, settings[key]]));
+      const guard = createGuard({ ...ALL_OFF, ...enabled });
+      const verdicts = steps.map((step) => guard.check(step));
+      expect(verdicts.at(-1)).toMatchObject({ stop: true, reason: reasons[index] });
+    });
+
+    it('every detector sees every step, even after an earlier one stopped', () => {
+      const guard = createGuard({ ...ALL_OFF, finishReason: {}, repeatedToolCall: {} });
+      expect(guard.check({ ...tool('a'), finishReason: 'length' })).toMatchObject({ reason: 'finish-reason' });
+      expect(guard.check({ ...tool('a'), finishReason: 'length' })).toMatchObject({ reason: 'finish-reason' });
+      expect(guard.check(tool('a'))).toMatchObject({ reason: 'repeated-tool-call', evidence: { count: 3 } });
+    });
+  });
+
+  describe('history', () => {
+    it('is a frozen shallow copy of sanitised steps, current step last', () => {
+      const guard = createGuard();
+      const args = { q: 1 };
+      guard.check({ text: 'hi', toolCalls: [{ name: 's', args, result: 'r' }], finishReason: 'tool-calls', usage: { inputTokens: 3 }, durationMs: 4, timestamp: 5 });
+      const history = guard.history;
+      expect(Object.isFrozen(history)).toBe(true);
+      expect(Object.isFrozen(history[0])).toBe(true);
+      expect(history).toEqual([
+        { text: 'hi', toolCalls: [{ name: 's', args: { q: 1 }, result: 'r' }], finishReason: 'tool-calls', usage: { inputTokens: 3 }, durationMs: 4, timestamp: 5 },
+      ]);
+      expect(history[0]?.toolCalls?.[0]?.args).toBe(args);
+      expect(guard.history).toBe(history);
+      guard.check({});
+      expect(history).toHaveLength(1);
+      expect(guard.history).toHaveLength(2);
+    });
+
+    it('leaves out unusable parts of a step', () => {
+      const guard = createGuard();
+      guard.check({
+        text: 5,
+        finishReason: null,
+        usage: { inputTokens: -1, outputTokens: Number.NaN, totalTokens: 7, costUsd: '1' },
+        durationMs: Number.POSITIVE_INFINITY,
+        timestamp: Number.NaN,
+        toolCalls: [{ name: 3 }, null, 'x', { name: 'ok', error: null }],
+      } as never);
+      expect(guard.history).toEqual([{ toolCalls: [{ name: 'ok', error: null }], usage: { totalTokens: 7 } }]);
+    });
+
+    it('is emptied by reset', () => {
+      const guard = createGuard();
+      guard.check({});
+      guard.reset();
+      expect(guard.history).toEqual([]);
+    });
+  });
+
+  describe('summary', () => {
+    it('holds counts, totals, the last verdict and each detector state, as JSON', () => {
+      const guard = createGuard({ budget: { maxCostUsd: 10 } });
+      guard.check({ usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.25 }, durationMs: 100, toolCalls: [call('a'), call('b')] });
+      guard.check({ usage: { totalTokens: 100 }, text: 'done', finishReason: 'stop' });
+      const summary = guard.summary();
+      expect(summary).toMatchObject({
+        steps: 2,
+        toolCalls: 2,
+        stops: 1,
+        lastVerdict: { stop: true, code: 'FINISH_TERMINAL' },
+        totals: { inputTokens: 10, outputTokens: 5, totalTokens: 115, costUsd: 0.25, durationMs: 100 },
+      });
+      expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
+    });
+
+    it('holds nothing time-dependent', () => {
+      let clock = 0;
+      const guard = createGuard({ now: () => clock, budget: { maxDurationMs: 1e9 } });
+      guard.check({ durationMs: 5 });
+      const before = JSON.stringify(guard.summary());
+      clock = 123_456;
+      expect(JSON.stringify(guard.summary())).toBe(before);
+    });
+
+    it('starts from zero and returns to zero after reset', () => {
+      const guard = createGuard();
+      const fresh = guard.summary();
+      expect(fresh).toMatchObject({ steps: 0, toolCalls: 0, stops: 0, lastVerdict: null });
+      guard.check({ ...tool('a'), usage: { totalTokens: 3 } });
+      guard.check({ text: 'x', finishReason: 'stop' });
+      guard.reset();
+      expect(guard.summary()).toEqual(fresh);
+    });
+
+    it('is a copy: changing it changes nothing in the guard', () => {
+      const guard = createGuard();
+      guard.check({ usage: { totalTokens: 3 } });
+      (guard.summary().totals as { totalTokens: number }).totalTokens = 99;
+      expect(guard.summary().totals.totalTokens).toBe(3);
+    });
+  });
+
+  describe('odd input', () => {
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const throwing = Object.defineProperty({}, 'toolCalls', {
+      get() {
+        throw new Error('getter');
+      },
+      enumerable: true,
+    });
+    const trapping = new Proxy({}, { get: () => { throw new Error('trap'); } });
+    const revokedArray = Proxy.revocable([], {});
+    revokedArray.revoke();
+    const oddSteps: [string, unknown][] = [
+      ['null', null],
+      ['undefined', undefined],
+      ['a number', 42],
+      ['a string', 'step'],
+      ['an array', [1, 2]],
+      ['a revoked proxy', revoked.proxy],
+      ['a throwing getter', throwing],
+      ['a proxy whose traps throw', trapping],
+      ['non-array toolCalls', { toolCalls: { name: 'a' } }],
+      ['revoked toolCalls', { toolCalls: revokedArray.proxy }],
+      ['tool calls that are proxies', { toolCalls: [trapping, revoked.proxy] }],
+      ['usage that throws', { usage: trapping }],
+      ['a non-string finish reason', { finishReason: { toString: () => 'stop' } }],
+      ['NaN and negative numbers', { usage: { inputTokens: Number.NaN, outputTokens: -3 }, durationMs: -1 }],
+    ];
+
+    it.each(oddSteps)('ignores %s without throwing', (_label, step) => {
+      const guard = createGuard({ budget: { maxTotalTokens: 10, maxDurationMs: 10 }, now: () => 0 });
+      expect(guard.check(step as GuardStep)).toEqual({ stop: false });
+      expect(guard.history).toHaveLength(1);
+      expect(JSON.parse(JSON.stringify(guard.summary()))).toEqual(guard.summary());
+    });
+
+    it('reads a call array element that throws as a missing call', () => {
+      const toolCalls = [call('a')];
+      Object.defineProperty(toolCalls, 1, { get: () => { throw new Error('x'); }, enumerable: true });
+      const guard = createGuard();
+      guard.check({ toolCalls });
+      expect(guard.history[0]?.toolCalls).toEqual([{ name: 'a' }]);
+    });
+
+    it('a call whose arguments throw when read never equals another', () => {
+      const hostile = () => new Proxy({}, { ownKeys: () => { throw new Error('no keys'); } });
+      const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 2 } });
+      guard.check(calls(call('a', hostile())));
+      expect(guard.check(calls(call('a', hostile()))).stop).toBe(false);
+    });
+
+    it('checks a sequence of a null step among real ones without losing state', () => {
+      const guard = createGuard();
+      guard.check(tool('a'));
+      guard.check(null as never);
+      guard.check(tool('a'));
+      expect(guard.check(tool('a'))).toMatchObject({ reason: 'repeated-tool-call' });
+    });
+  });
+
+  it('verdicts are plain JSON', () => {
+    const guard = createGuard({ budget: { maxTotalTokens: { limit: 10, warnAt: 0.1 } } });
+    for (const step of [tool('a'), tool('a'), { ...tool('a'), usage: { totalTokens: 5 } }, text('x', 'other')]) {
+      const verdict = guard.check(step);
+      expect(JSON.parse(JSON.stringify(verdict))).toEqual(verdict);
+    }
+  });
+
+  it('guards are independent of each other', () => {
+    const first = createGuard();
+    const second = createGuard();
+    first.check(tool('a'));
+    first.check(tool('a'));
+    expect(second.check(tool('a')).stop).toBe(false);
+    expect(first.check(tool('a')).stop).toBe(true);
+  });
+});

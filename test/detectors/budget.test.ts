@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { createGuard, type BudgetOptions } from '../../src/index.js';
+import { ALL_OFF } from '../step-builder.js';
+
+function guardWith(budget: BudgetOptions, now: () => number = () => 0) {
+  return createGuard({ ...ALL_OFF, budget, now });
+}
+
+describe('budget', () => {
+  it('has no limits by default', () => {
+    const guard = createGuard({ ...ALL_OFF, budget: {} });
+    expect(guard.check({ usage: { totalTokens: 1e12, costUsd: 1e9 }, durationMs: 1e12 })).toEqual({ stop: false });
+    expect(createGuard({ ...ALL_OFF }).check({ usage: { totalTokens: 1e12 } })).toEqual({ stop: false });
+  });
+
+  it('a limit is spent when reached: just below continues, equal stops', () => {
+    const guard = guardWith({ maxTotalTokens: 100 });
+    expect(guard.check({ usage: { totalTokens: 99 } })).toEqual({ stop: false });
+    expect(guard.check({ usage: { totalTokens: 1 } })).toEqual({
+      stop: true,
+      reason: 'budget',
+      code: 'BUDGET_TOTAL_TOKENS',
+      detail: 'Total tokens reached 100, at or over the limit of 100.',
+      evidence: { metric: 'totalTokens', value: 100, limit: 100 },
+    });
+  });
+
+  it('total tokens fall back to input plus output when a step gives none', () => {
+    const guard = guardWith({ maxTotalTokens: 30 });
+    expect(guard.check({ usage: { inputTokens: 10, outputTokens: 5 } }).stop).toBe(false);
+    expect(guard.check({ usage: { inputTokens: 10, totalTokens: 14 } }).stop).toBe(false);
+    expect(guard.check({ usage: { outputTokens: 1 } })).toMatchObject({ evidence: { value: 30 } });
+  });
+
+  it.each([
+    ['maxInputTokens', 'inputTokens', 'BUDGET_INPUT_TOKENS', 'Input tokens'],
+    ['maxOutputTokens', 'outputTokens', 'BUDGET_OUTPUT_TOKENS', 'Output tokens'],
+    ['maxCostUsd', 'costUsd', 'BUDGET_COST_USD', 'Cost in USD'],
+  ] as const)('%s sums %s and stops with %s', (option, metric, code, label) => {
+    const guard = guardWith({ [option]: 1 });
+    expect(guard.check({ usage: { [metric]: 0.5 } }).stop).toBe(false);
+    expect(guard.check({ usage: { [metric]: 0.75 } })).toEqual({
+      stop: true,
+      reason: 'budget',
+      code,
+      detail: `${label} reached 1.25, at or over the limit of 1.`,
+      evidence: { metric, value: 1.25, limit: 1 },
+    });
+  });
+
+  it('ignores numbers that are not finite and non-negative', () => {
+    const guard = guardWith({ maxTotalTokens: 10, maxCostUsd: 1 });
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, -5, '9' as unknown as number]) {
+      expect(guard.check({ usage: { totalTokens: bad, costUsd: bad } })).toEqual({ stop: false });
+    }
+    expect(guard.summary().totals).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0, durationMs: 0 });
+  });
+
+  describe('maxDurationMs', () => {
+    it('sums step durations', () => {
+      const guard = guardWith({ maxDurationMs: 1000 });
+      expect(guard.check({ durationMs: 600 }).stop).toBe(false);
+      expect(guard.check({ durationMs: 400 })).toEqual({
+        stop: true,
+        reason: 'budget',
+        code: 'BUDGET_DURATION_MS',
+        detail: 'Duration in ms reached 1000, at or over the limit of 1000.',
+        evidence: { metric: 'durationMs', value: 1000, limit: 1000 },
+      });
+    });
+
+    it('uses wall-clock time since creation from now() when it is larger', () => {
+      let clock = 5_000;
+      const guard = guardWith({ maxDurationMs: 1000 }, () => clock);
+      clock = 5_999;
+      expect(guard.check({ durationMs: 10 }).stop).toBe(false);
+      clock = 6_000;
+      expect(guard.check({ durationMs: 10 })).toMatchObject({ stop: true, evidence: { value: 1000 } });
+    });
+
+    it('restarts the clock on reset', () => {
+      let clock = 0;
+      const guard = guardWith({ maxDurationMs: 1000 }, () => clock);
+      clock = 2_000;
+      expect(guard.check({}).stop).toBe(true);
+      guard.reset();
+      expect(guard.check({}).stop).toBe(false);
+      clock = 3_000;
+      expect(guard.check({}).stop).toBe(true);
+    });
+
+    it('treats a clock that returns garbage as no elapsed time', () => {
+      const guard = guardWith({ maxDurationMs: 1000 }, () => Number.NaN);
+      expect(guard.check({ durationMs: 999 }).stop).toBe(false);
+    });
+  });
+
+  it('checks limits in the order total, input, output, cost, duration; the first reached wins', () => {
+    const guard = guardWith({ maxDurationMs: 1, maxCostUsd: 1, maxOutputTokens: 1, maxInputTokens: 1, maxTotalTokens: 1 });
+    expect(guard.check({ usage: { inputTokens: 5, outputTokens: 5, costUsd: 5 }, durationMs: 5 })).toMatchObject({
+      code: 'BUDGET_TOTAL_TOKENS',
+    });
+    const later = guardWith({ maxCostUsd: 1, maxDurationMs: 1 });
+    expect(later.check({ usage: { costUsd: 5 }, durationMs: 5 })).toMatchObject({ code: 'BUDGET_COST_USD' });
+  });
+
+  describe('warnAt', () => {
+    it('warns at or past the ratio, below the limit, on every step while it applies', () => {
+      const guard = guardWith({ maxCostUsd: { limit: 1, warnAt: 0.8 } });
+      expect(guard.check({ usage: { costUsd: 0.79 } })).toEqual({ stop: false });
+      const warning = {
+        code: 'BUDGET_WARNING',
+        metric: 'costUsd',
+        value: 0.8,
+        limit: 1,
+        ratio: 0.8,
+        detail: 'Cost in USD is at 0.8 of a 1 limit (80%).',
+      };
+      expect(guard.check({ usage: { costUsd: 0.01 } })).toEqual({ stop: false, warnings: [{ ...warning, value: 0.8, ratio: 0.8 }] });
+      expect(guard.check({ usage: { costUsd: 0.1 } })).toMatchObject({ stop: false, warnings: [{ code: 'BUDGET_WARNING', ratio: 0.9 }] });
+      expect(guard.check({ usage: { costUsd: 0.1 } })).toEqual({
+        stop: true,
+        reason: 'budget',
+        code: 'BUDGET_COST_USD',
+        detail: 'Cost in USD reached 1, at or over the limit of 1.',
+        evidence: { metric: 'costUsd', value: 1, limit: 1 },
+      });
+    });
+
+    it('a shared warnAt applies to limits without their own; a limit of its own overrides it', () => {
+      const guard = guardWith({ warnAt: 0.5, maxInputTokens: 100, maxOutputTokens: { limit: 100, warnAt: 0.9 } });
+      const verdict = guard.check({ usage: { inputTokens: 50, outputTokens: 60 } });
+      expect(verdict).toEqual({
+        stop: false,
+        warnings: [
+          {
+            code: 'BUDGET_WARNING',
+            metric: 'inputTokens',
+            value: 50,
+            limit: 100,
+            ratio: 0.5,
+            detail: 'Input tokens is at 50 of a 100 limit (50%).',
+          },
+        ],
+      });
+    });
+
+    it('without warnAt no warnings are given', () => {
+      const guard = guardWith({ maxTotalTokens: 100 });
+      expect(guard.check({ usage: { totalTokens: 99 } })).toEqual({ stop: false });
+    });
+
+    it('a stop verdict carries warnings for other limits', () => {
+      const guard = guardWith({ maxInputTokens: 10, maxCostUsd: { limit: 1, warnAt: 0.5 } });
+      expect(guard.check({ usage: { inputTokens: 10, costUsd: 0.6 } })).toMatchObject({
+        stop: true,
+        code: 'BUDGET_INPUT_TOKENS',
+        warnings: [{ metric: 'costUsd', value: 0.6, ratio: 0.6 }],
+      });
+    });
+
+    it('warnings ride along on stops by other detectors', () => {
+      const guard = createGuard({ ...ALL_OFF, maxSteps: 1, budget: { maxCostUsd: { limit: 1, warnAt: 0.5 } } });
+      expect(guard.check({ usage: { costUsd: 0.5 } })).toMatchObject({
+        stop: true,
+        reason: 'max-steps',
+        warnings: [{ code: 'BUDGET_WARNING', metric: 'costUsd' }],
+      });
+    });
+  });
+
+  it('rounds figures in the detail only, never in evidence', () => {
+    const guard = guardWith({ maxCostUsd: 0.3 });
+    guard.check({ usage: { costUsd: 0.1 } });
+    guard.check({ usage: { costUsd: 0.1 } });
+    const verdict = guard.check({ usage: { costUsd: 0.1 } });
+    expect(verdict).toMatchObject({ detail: 'Cost in USD reached 0.3, at or over the limit of 0.3.' });
+    expect(verdict.stop && verdict.reason === 'budget' && verdict.evidence.value).toBe(0.1 + 0.1 + 0.1);
+  });
+
+  it('reports its limits (nothing time-dependent) in the summary', () => {
+    const guard = guardWith({ maxCostUsd: { limit: 2, warnAt: 0.5 }, maxDurationMs: 10 });
+    expect(guard.summary().detectors.budget).toEqual({
+      limits: [
+        { metric: 'costUsd', limit: 2 },
+        { metric: 'durationMs', limit: 10 },
+      ],
+    });
+  });
+});

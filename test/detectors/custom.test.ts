@@ -1,0 +1,76 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createGuard, type CustomDetector, type GuardStep } from '../../src/index.js';
+import { ALL_OFF, text, tool } from '../step-builder.js';
+
+describe('custom', () => {
+  it('receives the history with the current step last, and the current step', () => {
+    const seen: [number, GuardStep | undefined, GuardStep][] = [];
+    const guard = createGuard({ ...ALL_OFF, custom: (history, step) => void seen.push([history.length, history.at(-1), step]) });
+    guard.check(text('one'));
+    guard.check(tool('a'));
+    expect(seen).toHaveLength(2);
+    expect(seen[0]?.[0]).toBe(1);
+    expect(seen[1]?.[0]).toBe(2);
+    expect(seen[1]?.[1]).toBe(seen[1]?.[2]);
+    expect(seen[1]?.[2]).toEqual({ toolCalls: [{ name: 'a', args: { id: 1 } }] });
+  });
+
+  it('turns a stop into a custom verdict with its code, detail and evidence', () => {
+    const guard = createGuard({
+      ...ALL_OFF,
+      custom: (history) =>
+        history.length >= 2 ? { stop: true, code: 'TOO_LONG', detail: 'Two steps is enough.', evidence: { n: 2 } } : undefined,
+    });
+    expect(guard.check({})).toEqual({ stop: false });
+    expect(guard.check({})).toEqual({ stop: true, reason: 'custom', code: 'TOO_LONG', detail: 'Two steps is enough.', evidence: { n: 2 } });
+  });
+
+  it('fills in code, detail and evidence when they are missing or unusable', () => {
+    const guard = createGuard({ ...ALL_OFF, custom: () => ({ stop: true, code: '', detail: 7 as never }) });
+    expect(guard.check({})).toEqual({
+      stop: true,
+      reason: 'custom',
+      code: 'CUSTOM',
+      detail: 'A custom detector stopped the run.',
+      evidence: {},
+    });
+  });
+
+  it.each([undefined, null, { stop: false }, true, 'stop', { stop: 'yes' }])('continues on %j', (answer) => {
+    const guard = createGuard({ ...ALL_OFF, custom: (() => answer) as unknown as CustomDetector });
+    expect(guard.check({})).toEqual({ stop: false });
+  });
+
+  it('runs every detector of an array on every step; the first stop wins', () => {
+    const second = vi.fn(() => ({ stop: true as const, code: 'SECOND' }));
+    const guard = createGuard({ ...ALL_OFF, custom: [() => ({ stop: true, code: 'FIRST' }), second] });
+    expect(guard.check({})).toMatchObject({ code: 'FIRST' });
+    expect(second).toHaveBeenCalledTimes(1);
+  });
+
+  it('runs after the built-in detectors and loses to them on the same step', () => {
+    const custom = vi.fn(() => ({ stop: true as const }));
+    const guard = createGuard({ ...ALL_OFF, maxSteps: 1, custom });
+    expect(guard.check({})).toMatchObject({ reason: 'max-steps' });
+    expect(custom).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets errors it throws propagate out of check', () => {
+    const guard = createGuard({
+      ...ALL_OFF,
+      custom: () => {
+        throw new RangeError('rule broke');
+      },
+    });
+    expect(() => guard.check({})).toThrow(RangeError);
+  });
+
+  it('reports how many rules there are and how often they stopped', () => {
+    const guard = createGuard({ ...ALL_OFF, custom: [() => undefined, () => ({ stop: true })] });
+    guard.check({});
+    guard.check({});
+    expect(guard.summary().detectors.custom).toEqual({ detectors: 2, stops: 2 });
+    guard.reset();
+    expect(guard.summary().detectors.custom).toEqual({ detectors: 2, stops: 0 });
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { createGuard, type GuardOptions, type GuardStep } from '../../src/index.js';
+import { ALL_OFF, call, calls, text, tool } from '../step-builder.js';
+
+function guardWith(options: GuardOptions['noProgress'] = {}) {
+  return createGuard({ ...ALL_OFF, noProgress: options });
+}
+
+function firstStop(options: GuardOptions['noProgress'], steps: GuardStep[]): number {
+  const guard = guardWith(options);
+  return steps.findIndex((step) => guard.check(step).stop);
+}
+
+describe('noProgress', () => {
+  it('stops after three stalled steps with the same text, with full evidence', () => {
+    const guard = guardWith();
+    expect(guard.check(text('I am not sure.')).stop).toBe(false);
+    expect(guard.check(text('I am  NOT sure.')).stop).toBe(false);
+    expect(guard.check(text(' i am not\nsure. '))).toEqual({
+      stop: true,
+      reason: 'no-progress',
+      code: 'NO_PROGRESS',
+      detail: '3 steps in a row repeated the same text with no new tool result: "i am not sure.".',
+      evidence: { steps: 3, threshold: 3, textPreview: 'i am not sure.' },
+    });
+  });
+
+  it('honours the threshold: N-1 continues, N stops', () => {
+    expect(firstStop({ threshold: 4 }, [text('x'), text('x'), text('x')])).toBe(-1);
+    expect(firstStop({ threshold: 4 }, [text('x'), text('x'), text('x'), text('x')])).toBe(3);
+    expect(firstStop({ threshold: 2 }, [text('x'), text('x')])).toBe(1);
+  });
+
+  it('different text restarts the count', () => {
+    expect(firstStop({}, [text('a'), text('a'), text('b'), text('b'), text('a')])).toBe(-1);
+    expect(firstStop({}, [text('a'), text('a'), text('b'), text('b'), text('b')])).toBe(4);
+  });
+
+  it('a new tool outcome is progress and restarts the count', () => {
+    expect(firstStop({}, [text('a'), text('a'), tool('x'), text('a'), text('a')])).toBe(-1);
+  });
+
+  it('the same call returning a new result is progress', () => {
+    const steps = [1, 2, 3, 4, 5].map((n) => tool('poll', 1, { result: n }));
+    expect(firstStop({}, steps)).toBe(-1);
+  });
+
+  it('tool-only steps with no text are judged on outcomes alone', () => {
+    const guard = guardWith();
+    expect(guard.check(tool('a', 1, { result: 'r' })).stop).toBe(false);
+    expect(guard.check(tool('a', 1, { result: 'r' })).stop).toBe(false);
+    expect(guard.check(tool('a', 1, { result: 'r' })).stop).toBe(false);
+    expect(guard.check(tool('a', 1, { result: 'r' }))).toEqual({
+      stop: true,
+      reason: 'no-progress',
+      code: 'NO_PROGRESS',
+      detail: '3 steps in a row brought no new tool result.',
+      evidence: { steps: 3, threshold: 3, textPreview: '' },
+    });
+  });
+
+  it('a step is stalled only when none of its outcomes is new', () => {
+    const guard = guardWith();
+    guard.check(tool('a'));
+    guard.check(tool('a'));
+    guard.check(tool('a'));
+    expect(guard.check(calls(call('a', { id: 1 }), call('b'))).stop).toBe(false);
+  });
+
+  it('outcomes old anywhere in the run count as old, not only the previous step', () => {
+    expect(firstStop({}, [tool('a'), tool('b'), tool('c'), tool('a'), tool('b'), tool('c')])).toBe(5);
+  });
+
+  it('an error is part of the outcome', () => {
+    const steps = [tool('a', 1, { error: 'e1' }), tool('a', 1, { error: 'e2' }), tool('a', 1, { error: 'e3' })];
+    expect(firstStop({ threshold: 2 }, steps)).toBe(-1);
+  });
+
+  it('text-only steps with empty and missing text count as the same text', () => {
+    expect(firstStop({}, [{}, text(''), text('   ')])).toBe(2);
+  });
+
+  it('compares long texts exactly (by length and hash) and previews them at 120 characters', () => {
+    const long = 'word '.repeat(200);
+    const guard = guardWith({ threshold: 2 });
+    guard.check(text(long));
+    expect(guard.check(text(`${long}x`)).stop).toBe(false);
+    const verdict = guard.check(text(`${long}x`));
+    expect(verdict.stop && verdict.reason === 'no-progress' && verdict.evidence.textPreview).toBe(
+      `${'word '.repeat(23)}word…`,
+    );
+  });
+
+  it('a perfectly repeating a b a b a with identical results and empty text is caught a step before oscillation', () => {
+    const guard = createGuard({ ...ALL_OFF, noProgress: {}, oscillation: {} });
+    const verdicts = ['a', 'b', 'a', 'b', 'a', 'b'].map((name) => guard.check(tool(name, 1, { result: 'same' })));
+    expect(verdicts.slice(0, 4).every((verdict) => !verdict.stop)).toBe(true);
+    expect(verdicts[4]).toMatchObject({ reason: 'no-progress', evidence: { steps: 3 } });
+  });
+
+  it('reports state and forgets seen outcomes on reset', () => {
+    const guard = guardWith();
+    guard.check(tool('a'));
+    guard.check(tool('a'));
+    expect(guard.summary().detectors['no-progress']).toEqual({ stalledSteps: 1, distinctOutcomes: 1, threshold: 3 });
+    guard.reset();
+    expect(guard.summary().detectors['no-progress']).toEqual({ stalledSteps: 0, distinctOutcomes: 0, threshold: 3 });
+    expect(guard.check(tool('a')).stop).toBe(false);
+    expect(guard.summary().detectors['no-progress']).toEqual({ stalledSteps: 0, distinctOutcomes: 1, threshold: 3 });
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { createGuard, type GuardOptions, type GuardStep } from '../../src/index.js';
+import { ALL_OFF, call, calls, text, tool } from '../step-builder.js';
+
+function guardWith(options: GuardOptions['oscillation'] = {}) {
+  return createGuard({ ...ALL_OFF, oscillation: options });
+}
+
+/** Feeds the steps and returns the index of the first stop, or -1. */
+function firstStop(options: GuardOptions['oscillation'], steps: GuardStep[]): number {
+  const guard = guardWith(options);
+  return steps.findIndex((step) => guard.check(step).stop);
+}
+
+const sequence = (names: string) => names.split('').map((name) => tool(name));
+
+describe('oscillation', () => {
+  it('stops when a two-call cycle has repeated three times, with full evidence', () => {
+    const guard = guardWith();
+    const verdicts = sequence('ababab').map((step) => guard.check(step));
+    expect(verdicts.slice(0, 5).map((verdict) => verdict.stop)).toEqual([false, false, false, false, false]);
+    expect(verdicts[5]).toEqual({
+      stop: true,
+      reason: 'oscillation',
+      code: 'OSCILLATION',
+      detail: 'The last 6 tool calls cycle through the same 2 calls 3 times: a({"id":1}) → b({"id":1}).',
+      evidence: { period: 2, repeats: 3, threshold: 3, cycle: ['a({"id":1})', 'b({"id":1})'] },
+    });
+  });
+
+  it('finds three-call cycles up to maxPeriod 3 by default', () => {
+    expect(firstStop({}, sequence('abcabcabc'))).toBe(8);
+    expect(firstStop({}, sequence('abcabcab'))).toBe(-1);
+  });
+
+  it('a cycle longer than maxPeriod is not reported; raising maxPeriod finds it', () => {
+    expect(firstStop({}, sequence('abcdabcdabcd'))).toBe(-1);
+    expect(firstStop({ maxPeriod: 4 }, sequence('abcdabcdabcd'))).toBe(11);
+  });
+
+  it('honours repeats: N-1 cycles continue, N stop', () => {
+    expect(firstStop({ repeats: 2 }, sequence('abab'))).toBe(3);
+    expect(firstStop({ repeats: 4 }, sequence('abababa'))).toBe(-1);
+    expect(firstStop({ repeats: 4 }, sequence('abababab'))).toBe(7);
+  });
+
+  it('a one-call cycle is not an oscillation', () => {
+    expect(firstStop({}, sequence('aaaaaaaaaaaa'))).toBe(-1);
+  });
+
+  it('a cycle with a repeated member still counts (a a b)', () => {
+    const guard = guardWith();
+    const steps = sequence('aabaabaab');
+    const verdicts = steps.map((step) => guard.check(step));
+    expect(verdicts.findIndex((verdict) => verdict.stop)).toBe(8);
+    expect(verdicts[8]).toMatchObject({ evidence: { period: 3, repeats: 3 } });
+  });
+
+  it('reports the shortest period when several fit', () => {
+    const guard = guardWith({ maxPeriod: 4, repeats: 2 });
+    const verdicts = sequence('abab').map((step) => guard.check(step));
+    expect(verdicts[3]).toMatchObject({ evidence: { period: 2, repeats: 2, threshold: 2 } });
+  });
+
+  it('counts the full cycles at the tail when a run goes on', () => {
+    const guard = guardWith();
+    let last = guard.check(tool('a'));
+    for (const step of sequence('bababab')) last = guard.check(step);
+    expect(last).toMatchObject({ stop: true, evidence: { period: 2, repeats: 4 } });
+  });
+
+  it('compares calls by name and arguments, not by results', () => {
+    const guard = guardWith();
+    const verdicts = [1, 2, 3, 4, 5, 6].map((n) => guard.check(tool(n % 2 ? 'a' : 'b', 1, { result: n })));
+    expect(verdicts[5]?.stop).toBe(true);
+  });
+
+  it('different arguments break the cycle', () => {
+    expect(firstStop({}, [tool('a'), tool('b'), tool('a'), tool('b', 2), tool('a'), tool('b')])).toBe(-1);
+  });
+
+  it('reads parallel calls one by one across steps', () => {
+    const guard = guardWith();
+    expect(guard.check(calls(call('a'), call('b'))).stop).toBe(false);
+    expect(guard.check(calls(call('a'), call('b'))).stop).toBe(false);
+    expect(guard.check(calls(call('a'), call('b')))).toMatchObject({ stop: true, evidence: { period: 2 } });
+  });
+
+  it('a cycle completed mid-step counts even if a later call in the step breaks it', () => {
+    const guard = guardWith();
+    expect(guard.check(calls(call('a'), call('b'), call('a'), call('b'), call('a'), call('b'), call('c')))).toMatchObject({
+      stop: true,
+      evidence: { period: 2, repeats: 3 },
+    });
+  });
+
+  it('steps without tool calls neither extend nor break the cycle', () => {
+    const steps = [tool('a'), tool('b'), text('x'), tool('a'), {}, tool('b'), tool('a'), tool('b')];
+    expect(firstStop({}, steps)).toBe(7);
+  });
+
+  it('reports state and forgets everything on reset', () => {
+    const guard = guardWith();
+    for (const step of sequence('abab')) guard.check(step);
+    expect(guard.summary().detectors.oscillation).toEqual({ maxPeriod: 3, repeats: 3, longestMatch: 2 });
+    guard.reset();
+    expect(guard.summary().detectors.oscillation).toEqual({ maxPeriod: 3, repeats: 3, longestMatch: 0 });
+    const verdicts = sequence('ab').map((step) => guard.check(step));
+    expect(verdicts.some((verdict) => verdict.stop)).toBe(false);
+  });
+});

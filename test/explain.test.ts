@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createGuard, explain, type StopReason, type Verdict } from '../src/index.js';
+import { ALL_OFF, text, tool } from './step-builder.js';
+
+describe('explain', () => {
+  it('writes a continue verdict as one line', () => {
+    expect(explain({ stop: false })).toBe('Continue.');
+  });
+
+  it('writes the code, the detail and a hint, then the warnings', () => {
+    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: {}, budget: { maxCostUsd: { limit: 1, warnAt: 0.5 } } });
+    guard.check(tool('search', 'q'));
+    guard.check(tool('search', 'q'));
+    const verdict = guard.check({ ...tool('search', 'q'), usage: { costUsd: 0.6 } });
+    expect(explain(verdict)).toBe(
+      [
+        'Stop [REPEATED_TOOL_CALL] The model called "search" 3 times in a row with the same arguments: search({"id":"q"}).',
+        'Hint: The model keeps sending the same call. Make sure the tool result tells it something it can act on, and that the prompt says what to do when a tool fails.',
+        'Warning [BUDGET_WARNING] Cost in USD is at 0.6 of a 1 limit (60%).',
+      ].join('\n'),
+    );
+  });
+
+  it('lists warnings on a continue verdict', () => {
+    const guard = createGuard({ ...ALL_OFF, budget: { maxTotalTokens: { limit: 10, warnAt: 0.5 } } });
+    expect(explain(guard.check({ usage: { totalTokens: 7 } }))).toBe(
+      'Continue.\nWarning [BUDGET_WARNING] Total tokens is at 7 of a 10 limit (70%).',
+    );
+  });
+
+  it('says a normal stop needs no fixing', () => {
+    const verdict = createGuard().check(text('Done.', 'stop'));
+    expect(explain(verdict)).toBe(
+      'Stop [FINISH_TERMINAL] The model finished its answer (finish reason "stop").\nHint: The model finished normally; nothing to fix.',
+    );
+  });
+
+  it('has a distinct hint for every reason', () => {
+    const reasons: StopReason[] = ['max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'finish-reason', 'budget', 'custom'];
+    const hints = reasons.map((reason) => {
+      const verdict = { stop: true, reason, code: 'X', detail: 'd', evidence: { normalized: 'length' } } as unknown as Verdict;
+      const [first, hint] = explain(verdict).split('\n');
+      expect(first).toBe('Stop [X] d');
+      expect(hint).toMatch(/^Hint: \S/);
+      return hint;
+    });
+    expect(new Set(hints).size).toBe(reasons.length);
+  });
+});

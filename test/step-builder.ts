@@ -1,0 +1,31 @@
+import type { GuardStep, GuardToolCall } from '../src/index.js';
+
+/** A tool call: `call('search', { q: 1 })`, optionally with a result or an error. */
+export function call(name: string, args?: unknown, outcome: { result?: unknown; error?: unknown } = {}): GuardToolCall {
+  return { name, ...(args === undefined ? {} : { args }), ...outcome };
+}
+
+/** A step holding the given calls and nothing else. */
+export function calls(...toolCalls: GuardToolCall[]): GuardStep {
+  return { toolCalls };
+}
+
+/** A step with one call to `name` with `{ id }` as arguments: `tool('a')`, `tool('a', 2)`. */
+export function tool(name: string, id: unknown = 1, outcome: { result?: unknown; error?: unknown } = {}): GuardStep {
+  return calls(call(name, { id }, outcome));
+}
+
+/** A text-only step. */
+export function text(content: string, finishReason?: string): GuardStep {
+  return finishReason === undefined ? { text: content } : { text: content, finishReason };
+}
+
+/** Every detector off, so a test can switch on exactly the one it is about. */
+export const ALL_OFF = {
+  maxSteps: false,
+  repeatedToolCall: false,
+  oscillation: false,
+  noProgress: false,
+  finishReason: false,
+  budget: false,
+} as const;
