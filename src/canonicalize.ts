@@ -1,4 +1,5 @@
 import { jsonQuote } from './json-quote.js';
+import { LAYOUT_KEYS_LIMIT, memberLayout } from './member-layout.js';
 import { sortKeys } from './sort-keys.js';
 
 /** Containers at this depth or deeper (the root is depth 0) are written as {@link MAX_DEPTH_MARKER}. */
@@ -42,7 +43,7 @@ const typedArrayTag = Object.getOwnPropertyDescriptor(getPrototypeOf(Uint8Array.
 // Walk state. canonicalize saves and restores it, so a getter or toJSON that calls canonicalize gets its own.
 let remaining = 0;
 let cut = false;
-let ancestors: object[] = [];
+let ancestors: (object | undefined)[] = Array.from({ length: MAX_DEPTH }, () => undefined);
 let walking = false;
 let unreadableCount = 0;
 
@@ -93,19 +94,17 @@ export function canonicalize(value: unknown): string {
   const outerCut = cut;
   const outerAncestors = ancestors;
   const outerWalking = walking;
-  if (outerWalking) ancestors = [];
+  if (outerWalking) ancestors = Array.from({ length: MAX_DEPTH }, () => undefined);
   walking = true;
   remaining = MAX_VALUES - 1;
   cut = false;
   try {
+    // Never throws: writeObject turns any failure inside it into a placeholder.
     return writeObject(value, 0, true);
-  } catch {
-    // Only reached when the form itself cannot be built (longer than the engine's string limit).
-    return unreadable();
   } finally {
     // Let go of the input so the walk does not keep it alive.
     if (outerWalking) ancestors = outerAncestors;
-    else ancestors.length = 0;
+    else for (let index = 0; ancestors[index] !== undefined; index++) ancestors[index] = undefined;
     remaining = outerRemaining;
     cut = outerCut;
     walking = outerWalking;
@@ -195,11 +194,26 @@ function writeObject(value: object, depth: number, allowToJSON: boolean): string
 }
 
 function writeProperties(target: object, keys: string[], depth: number): string {
-  sortKeys(keys);
+  if (keys.length > LAYOUT_KEYS_LIMIT) return writeManyProperties(target, sortKeys(keys), depth);
   const childDepth = depth + 1;
   let out = '{';
   let separator = '';
-  for (const key of keys) {
+  for (const member of memberLayout(keys, depth).members) {
+    const item = readProperty(target, member.key);
+    if (item === undefined) continue;
+    out += separator + member.prefix + writeCounted(item, childDepth);
+    if (cut) return out;
+    separator = ',';
+  }
+  return out + '}';
+}
+
+/** The same without a layout: keys are quoted only as far as the value budget reaches. */
+function writeManyProperties(target: object, sortedKeys: readonly string[], depth: number): string {
+  const childDepth = depth + 1;
+  let out = '{';
+  let separator = '';
+  for (const key of sortedKeys) {
     const item = readProperty(target, key);
     if (item === undefined) continue;
     out += separator + jsonQuote(key) + ':' + writeCounted(item, childDepth);

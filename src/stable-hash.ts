@@ -2,6 +2,7 @@
    states it. */
 import { canonicalize } from './canonicalize.js';
 import { littleEndianWords } from './little-endian-words.js';
+import { isWellFormed } from './well-formed.js';
 
 // MurmurHash3 x86_128 constants (Austin Appleby's reference).
 const C1 = 0x239b961b;
@@ -23,9 +24,6 @@ const destinations = Array.from({ length: 16 }, (_, carry) => bytes.subarray(car
 const prepareWords = littleEndianWords(bytes);
 
 const encoder = new TextEncoder();
-// Cheap test first: most strings hold no surrogate at all, and one-byte strings are rejected without a scan.
-const SURROGATE = /[\ud800-\udfff]/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /** Length of {@link hashString}'s result. */
@@ -46,7 +44,7 @@ let h4 = 0;
  * @returns 28 lowercase hex characters
  */
 export function hashString(text: string): string {
-  const length = SURROGATE.test(text) && LONE_SURROGATE.test(text) ? hashUtf16(text) : hashUtf8(text);
+  const length = isWellFormed(text) ? hashUtf8(text) : hashUtf16(text);
   return finish(length);
 }
 
