@@ -194,6 +194,7 @@ function writeObject(value: object, depth: number, allowToJSON: boolean): string
 }
 
 function writeProperties(target: object, keys: string[], depth: number): string {
+  if (keys.length === 0) return '{}';
   if (keys.length > LAYOUT_KEYS_LIMIT) return writeManyProperties(target, sortKeys(keys), depth);
   const childDepth = depth + 1;
   let out = '{';

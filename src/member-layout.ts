@@ -15,27 +15,51 @@ export interface MemberLayout {
   readonly members: readonly Member[];
 }
 
-// Objects of one shape tend to come in runs at one depth (the rows of an array, the items of a list), so the last
-// layout built at each depth is kept. A hit needs the same keys in the same order, compared one by one, so it can never
-// be wrong; layouts are never changed once built.
-const lastLayouts: (MemberLayout | undefined)[] = [];
+// Objects of one shape recur: the rows of an array, the items of a list, the same tool's arguments step after step.
+// So layouts are remembered, first the last one used at each depth (rows of one shape in a list), then a few per first
+// key (shapes that alternate). A hit needs the same keys in the same order, compared one by one, so it is never wrong,
+// and layouts never change once built. The store is bounded and starts over when full.
+const lastByDepth: (MemberLayout | undefined)[] = [];
+const layoutsByFirstKey = new Map<string | undefined, MemberLayout[]>();
+const LAYOUTS_PER_FIRST_KEY = 4;
+const FIRST_KEYS_LIMIT = 512;
+// Layouts with a key longer than this are not stored, so a pathological key is not kept alive.
+const REMEMBERED_KEY_LENGTH_LIMIT = 256;
 
-/** Objects with more keys than this are written without a layout: they rarely repeat, and a slot would keep them alive. */
+/** Objects with more keys than this are written without a layout: they rarely repeat, and the store would keep them. */
 export const LAYOUT_KEYS_LIMIT = 64;
 
 /**
- * The layout for an object with these keys at this depth, reusing the previous one built at that depth when the keys
- * are the same.
- * @param keys - the object's own enumerable keys, in `Object.keys` order, at most {@link LAYOUT_KEYS_LIMIT}; not modified
- * @param depth - the object's depth, which selects the slot
+ * The layout for an object with these keys, reusing a remembered one for the same keys in the same order.
+ * @param keys - the object's own enumerable keys, in `Object.keys` order, 1 to {@link LAYOUT_KEYS_LIMIT} of them;
+ *   not modified, and kept by the layout
+ * @param depth - the object's depth, which picks the slot checked first
  * @returns the layout
  */
 export function memberLayout(keys: readonly string[], depth: number): MemberLayout {
-  const last = lastLayouts[depth];
+  const last = lastByDepth[depth];
   if (last !== undefined && sameKeys(last.source, keys)) return last;
-  const members = sortKeys(keys.slice()).map((key) => ({ key, prefix: jsonMemberPrefix(key) }));
-  const layout: MemberLayout = { source: keys, members };
-  lastLayouts[depth] = layout;
+  const firstKey = keys[0];
+  const stored = layoutsByFirstKey.get(firstKey);
+  const found = stored?.find((layout) => sameKeys(layout.source, keys));
+  if (found !== undefined) {
+    lastByDepth[depth] = found;
+    return found;
+  }
+  const layout: MemberLayout = {
+    source: keys,
+    members: sortKeys(keys.slice()).map((key) => ({ key, prefix: jsonMemberPrefix(key) })),
+  };
+  if (keys.every((key) => key.length <= REMEMBERED_KEY_LENGTH_LIMIT)) {
+    lastByDepth[depth] = layout;
+    if (stored === undefined) {
+      if (layoutsByFirstKey.size >= FIRST_KEYS_LIMIT) layoutsByFirstKey.clear();
+      layoutsByFirstKey.set(firstKey, [layout]);
+    } else {
+      if (stored.length >= LAYOUTS_PER_FIRST_KEY) stored.pop();
+      stored.unshift(layout);
+    }
+  }
   return layout;
 }
 
