@@ -49,7 +49,8 @@ let unreadableCount = 0;
 
 /**
  * Deterministic text form of any value, the basis of every equality check the guard makes. Equal values give equal
- * forms; the function is synchronous and never throws.
+ * forms, and values that differ give different forms except where a rule below says otherwise. Synchronous, never
+ * throws, and never recurses deeper than the nesting limit, whatever the input.
  *
  * Rules:
  * - JSON-compatible values are written exactly as compact `JSON.stringify` output with object keys sorted by UTF-16
@@ -59,31 +60,44 @@ let unreadableCount = 0;
  *   non-enumerable properties are ignored. Keys named `__proto__`, `constructor` or `prototype` are ordinary data.
  *   Objects without a prototype and class instances are written the same way (the class is not recorded).
  * - Arrays keep their order. `undefined` (also a hole) inside an array, and at the top level, is the bare token
- *   `undefined`, distinct from `null`. Extra non-index properties of an array are ignored.
+ *   `undefined`, distinct from `null`. Non-index properties of an array, and any `toJSON` on it, are ignored.
  * - Numbers are written as JSON writes them, so `-0` is `0`. `NaN`, `Infinity` and `-Infinity` are bare tokens, and a
  *   bigint is its digits followed by `n` (`10n`), so none of them equals a string, number or `null` that prints alike.
  * - A function is `Function("<name>")` and a symbol `Symbol("<description>")` (`Symbol()` without one), wherever they
  *   appear, object properties included.
  * - A `Date` is `Date("<ISO string>")`, an invalid one `Date(Invalid)`.
- * - An `Error` is `Error{...}` holding its `name`, its `message`, its own `cause` if it has one, and its own enumerable
- *   properties, keys sorted; the stack is ignored and so is any `toJSON`.
- * - Any other object with a `toJSON` method is replaced by what `toJSON('')` returns, which is then written by these
- *   rules, except that its own `toJSON` is not called again (a `toJSON` returning its object gives that object's
- *   properties).
- * - A `Map` is `Map{<key>:<value>,...}` and a `Set` is `Set[<value>,...]`, entries written by these rules and sorted by
- *   their text, so insertion order does not matter and neither equals `{}` or `[]`.
- * - A `RegExp` is `RegExp("/<source>/<flags>")`. A typed array is its type then its elements (`Uint8Array[1,2]`); a
- *   `DataView` (`DataView[...]`) and an `ArrayBuffer` (`ArrayBuffer[...]`) list their bytes. Boxed primitives are
- *   unwrapped (`Object(1)` is `1`, `Object(10n)` is `10n`). Other built-ins (`WeakMap`, `Promise`, ...) are plain objects.
+ * - An `Error` (AI SDK errors included) is `Error{...}` holding its `name`, its `message`, its own `cause` if it has
+ *   one, and its own enumerable properties, keys sorted as for objects; the stack and any `toJSON` are ignored.
+ * - Any other object with a `toJSON` method (`URL`, Node's `Buffer`, ...) is replaced by what `toJSON('')` returns,
+ *   written by these rules except that its own `toJSON` is not called again; a `toJSON` returning its own object gives
+ *   that object's properties. `toJSON` is only looked for on objects, and a property whose `toJSON` returns
+ *   `undefined` is kept, as `undefined`.
+ * - A `Map` is `Map{<key>:<value>,...}` and a `Set` is `Set[<member>,...]`, entries written by these rules and sorted
+ *   by their text, so insertion order does not matter and neither equals `{}` or `[]`. A `Map` entry whose value is
+ *   `undefined` is kept.
+ * - A `RegExp` is `RegExp("/<source>/<flags>")`. A typed array is its type then its elements (`Uint8Array[1,2]`,
+ *   `BigInt64Array[1n]`); a `DataView` (`DataView[...]`) and an `ArrayBuffer` (`ArrayBuffer[...]`) list their bytes.
+ *   Boxed primitives are unwrapped (`Object(1)` is `1`, `Object(10n)` is `10n`). Other built-ins (`WeakMap`,
+ *   `Promise`, `SharedArrayBuffer`, ...) are written as plain objects.
  * - A reference back to an object on the current path is `[Circular:<depth>]`, the depth of that ancestor (the root is
  *   0). An object met twice without a cycle is written in full both times.
- * - An object at depth 64 or deeper is `[MaxDepth]`, so at most 64 levels of nesting are written.
- * - At most 200,000 values are written (the root, every element, property value, `Map` key and value, `Set` member,
- *   typed array element and byte counts one). The next value becomes `[Truncated]` and nothing follows it, not even
- *   closing brackets, so two huge values that agree up to the cut have the same form.
+ * - An object (anything but a primitive or a function) at depth 64 or deeper is `[MaxDepth]`, so at most 64 levels of
+ *   nesting are written.
+ * - At most 200,000 values are written: the root, every array element, property value, `Map` key and value, `Set`
+ *   member, typed array element and byte counts one. The next value becomes `[Truncated]` and nothing follows it, not
+ *   even closing brackets, so two huge values that agree up to the cut have the same form. (`Map` and `Set` entries
+ *   are visited in insertion order up to the cut; the unfinished one is written last.)
  * - A value whose reading throws (a throwing getter, a revoked proxy, a proxy trap or `toJSON` that throws) becomes
- *   `[Unreadable:<n>]` with a process-wide counter `n`, so it never equals anything, not even itself read again.
+ *   `[Unreadable:<n>]` with a process-wide counter `n`, so it never equals anything, not even itself read again. A
+ *   form too long for the engine's strings makes the object being written unreadable the same way.
  * - No form starts with `#`.
+ *
+ * @example
+ * ```ts
+ * canonicalize({ query: 'agent loop detection', limit: 10 }); // '{"limit":10,"query":"agent loop detection"}'
+ * canonicalize([undefined, Number.NaN, 10n, new Date(0)]); // '[undefined,NaN,10n,Date("1970-01-01T00:00:00.000Z")]'
+ * canonicalize(new Map([['b', 1], ['a', 2]])); // 'Map{"a":2,"b":1}'
+ * ```
  *
  * @param value - anything
  * @returns the canonical form

@@ -223,6 +223,19 @@ describe('canonicalize: built-in objects', () => {
     expect(canonicalize({ toJSON: () => ({ b: 2, a: 1 }) })).toBe('{"a":1,"b":2}');
     expect(canonicalize({ toJSON: () => null })).toBe('null');
     expect(canonicalize({ toJSON: () => undefined })).toBe('undefined');
+    expect(canonicalize({ a: { toJSON: () => undefined } })).toBe('{"a":undefined}');
+  });
+
+  it('ignores toJSON on arrays and on primitives', () => {
+    expect(canonicalize(Object.assign([1, 2], { toJSON: () => 'replaced' }))).toBe('[1,2]');
+    const bigIntPrototype = BigInt.prototype as { toJSON?: () => string };
+    bigIntPrototype.toJSON = () => 'replaced';
+    try {
+      expect(canonicalize(10n)).toBe('10n');
+      expect(JSON.stringify(10n)).toBe('"replaced"');
+    } finally {
+      delete bigIntPrototype.toJSON;
+    }
   });
 
   it('calls toJSON with an empty key', () => {
@@ -364,6 +377,7 @@ describe('canonicalize: built-in objects', () => {
     expect(canonicalize(Object.assign(Object.create(null) as object, { b: 2, a: 1 }))).toBe('{"a":1,"b":2}');
     expect(canonicalize(new WeakMap())).toBe('{}');
     expect(canonicalize(Promise.resolve(1))).toBe('{}');
+    expect(canonicalize(new SharedArrayBuffer(2))).toBe('{}');
     expect(canonicalize(Object.assign([1, 2], { extra: true }))).toBe('[1,2]');
     class List extends Array<number> {}
     expect(canonicalize(List.from([1, 2]))).toBe('[1,2]');
