@@ -130,7 +130,8 @@ function writePrimitive(value: unknown): string {
     case 'string':
       return jsonQuote(value);
     case 'number':
-      return writeNumber(value);
+      // As JSON writes finite numbers (-0 as 0), and NaN, Infinity, -Infinity by name.
+      return String(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'undefined':
@@ -144,12 +145,6 @@ function writePrimitive(value: unknown): string {
     default:
       return 'null';
   }
-}
-
-function writeNumber(value: number): string {
-  if (Number.isFinite(value)) return String(value);
-  if (value > 0) return 'Infinity';
-  return value < 0 ? '-Infinity' : 'NaN';
 }
 
 function writeSymbol(value: symbol): string {
@@ -275,7 +270,7 @@ function writeOther(value: object, depth: number, allowToJSON: boolean): string 
     return 'DataView' + writeList(new Uint8Array(value.buffer, value.byteOffset, value.byteLength), depth);
   }
   if (value instanceof ArrayBuffer) return 'ArrayBuffer' + writeList(new Uint8Array(value), depth);
-  if (value instanceof Number) return writeNumber(numberValueOf.call(value));
+  if (value instanceof Number) return String(numberValueOf.call(value));
   if (value instanceof String) return jsonQuote(stringValueOf.call(value));
   if (value instanceof Boolean) return booleanValueOf.call(value) ? 'true' : 'false';
   if (value instanceof BigInt) return bigIntValueOf.call(value).toString() + 'n';

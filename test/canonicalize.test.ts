@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { APICallError } from 'ai';
 import { describe, expect, it } from 'vitest';
 import {
@@ -416,6 +418,35 @@ describe('canonicalize: references', () => {
 });
 
 describe('canonicalize: cut-offs', () => {
+  it('uses the documented limits and markers', () => {
+    expect(MAX_DEPTH).toBe(64);
+    expect(MAX_VALUES).toBe(200_000);
+    expect(MAX_DEPTH_MARKER).toBe('[MaxDepth]');
+    expect(TRUNCATED_MARKER).toBe('[Truncated]');
+  });
+
+  it('counts depth inside Sets, Maps, Errors and objects with many keys', () => {
+    const set = new Set<unknown>([1]);
+    set.add(set);
+    expect(canonicalize(set)).toBe('Set[1,[Circular:0]]');
+    const map = new Map<unknown, unknown>();
+    map.set(map, 'self as key');
+    expect(canonicalize(map)).toBe('Map{[Circular:0]:"self as key"}');
+    const error = new Error('loop') as Error & { self?: unknown };
+    error.self = { back: error };
+    expect(canonicalize(error)).toBe('Error{"message":"loop","name":"Error","self":{"back":[Circular:0]}}');
+    const wide: Record<string, unknown> = {};
+    for (let index = 0; index < 70; index++) wide[`k${String(index).padStart(2, '0')}`] = index;
+    wide.k00 = { back: wide };
+    expect(canonicalize(wide).startsWith('{"k00":{"back":[Circular:0]},"k01":1,')).toBe(true);
+    expect(canonicalize(nestArrays(MAX_DEPTH - 1, new Set([[1]])))).toBe(
+      '['.repeat(MAX_DEPTH - 1) + `Set[${MAX_DEPTH_MARKER}]` + ']'.repeat(MAX_DEPTH - 1),
+    );
+    expect(canonicalize(nestArrays(MAX_DEPTH - 1, wide))).toBe(
+      '['.repeat(MAX_DEPTH - 1) + `{"k00":${MAX_DEPTH_MARKER},` + canonicalize(wide).slice(`{"k00":{"back":[Circular:0]},`.length) + ']'.repeat(MAX_DEPTH - 1),
+    );
+  });
+
   it(`writes ${String(MAX_DEPTH)} levels of nesting and cuts the next`, () => {
     expect(canonicalize(nestArrays(MAX_DEPTH, 1))).toBe('['.repeat(MAX_DEPTH) + '1' + ']'.repeat(MAX_DEPTH));
     expect(canonicalize(nestArrays(MAX_DEPTH + 1, 1))).toBe(
@@ -601,6 +632,21 @@ describe('canonicalize: re-entry', () => {
       nestedForm,
       '[{"a":"a","self":[Circular:1],"z":"z","zz":{"back":[Circular:1]}}]',
     ]);
+  });
+
+  it('lets go of the walked value once done', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const walk = (): WeakRef<object> => {
+      const inner = { nested: [{ leaf: 1 }] };
+      canonicalize({ outer: inner });
+      return new WeakRef(inner);
+    };
+    const reference = walk();
+    // A WeakRef keeps its target until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(reference.deref()).toBeUndefined();
   });
 
   it('keeps the outer value budget across a re-entry', () => {

@@ -13,6 +13,10 @@ const cases: readonly (readonly [string, boolean])[] = [
   ['\ude00x', false],
   ['\udc00\ud800', false],
   ['\ud83d\ud83d\ude00', false],
+  ['\ud800a', false],
+  ['a\udc00', false],
+  ['\ud800\udc00\udc00', false],
+  ['\ud800\udc00\ud800\udc00', true],
 ];
 
 describe('isWellFormed', () => {
