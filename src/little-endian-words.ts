@@ -1,5 +1,5 @@
-/* eslint-disable @typescript-eslint/non-nullable-type-assertion-style -- indices stay below `count`, which the caller keeps within the buffer; the strict config forbids `!`, so a cast
-   states it. */
+/* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
+   Indices stay below `count`, which the caller keeps within the buffer. The strict config forbids `!`; a cast says it. */
 /**
  * Makes a byte buffer readable as little-endian 32-bit words through an `Int32Array` over the same memory, so a hash
  * over those words is the same on every machine. On little-endian machines (nearly all) there is nothing to do; on

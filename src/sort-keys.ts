@@ -1,5 +1,5 @@
-/* eslint-disable @typescript-eslint/non-nullable-type-assertion-style -- indices stay below `length`; the strict config forbids `!`, so a cast
-   states it. */
+/* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
+   Indices stay below `length`. The strict config forbids `!`; a cast says it. */
 // Insertion sort beats the native sort's call overhead on the handful of keys a tool argument object has.
 const INSERTION_SORT_LIMIT = 24;
 

@@ -1,5 +1,5 @@
-/* eslint-disable @typescript-eslint/non-nullable-type-assertion-style -- word and byte indices stay within the buffer; the strict config forbids `!`, so a cast
-   states it. */
+/* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
+   Word and byte indices stay within the buffer. The strict config forbids `!`; a cast says it. */
 import { canonicalize } from './canonicalize.js';
 import { littleEndianWords } from './little-endian-words.js';
 import { isWellFormed } from './well-formed.js';
@@ -74,7 +74,8 @@ function hashUtf8(text: string): number {
   let carry = 0;
   let total = 0;
   do {
-    const progress = encoder.encodeInto(position === 0 ? text : text.substring(position), destinations[carry] as Uint8Array);
+    const rest = position === 0 ? text : text.substring(position);
+    const progress = encoder.encodeInto(rest, destinations[carry] as Uint8Array);
     position += progress.read;
     total += progress.written;
     carry = mixBuffered(carry + progress.written);

@@ -25,9 +25,14 @@ function reorderKeys(value: unknown, shift: number): unknown {
   if (Array.isArray(value)) return value.map((item) => reorderKeys(item, shift));
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value);
-  const rotated = shift % 2 === 0 ? entries.reverse() : [...entries.slice(shift % (entries.length || 1)), ...entries.slice(0, shift % (entries.length || 1))];
+  const turn = shift % Math.max(entries.length, 1);
+  const rotated = shift % 2 === 0 ? entries.reverse() : [...entries.slice(turn), ...entries.slice(0, turn)];
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of rotated) Object.defineProperty(copy, key, { value: reorderKeys(item, shift), enumerable: true, writable: true, configurable: true });
+  for (const [key, item] of rotated) {
+    // defineProperty, so a key named __proto__ stays an own property.
+    const descriptor = { value: reorderKeys(item, shift), enumerable: true, writable: true, configurable: true };
+    Object.defineProperty(copy, key, descriptor);
+  }
   return copy;
 }
 

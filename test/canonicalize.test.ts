@@ -442,8 +442,9 @@ describe('canonicalize: cut-offs', () => {
     expect(canonicalize(nestArrays(MAX_DEPTH - 1, new Set([[1]])))).toBe(
       '['.repeat(MAX_DEPTH - 1) + `Set[${MAX_DEPTH_MARKER}]` + ']'.repeat(MAX_DEPTH - 1),
     );
+    const restOfWide = canonicalize(wide).slice('{"k00":{"back":[Circular:0]},'.length);
     expect(canonicalize(nestArrays(MAX_DEPTH - 1, wide))).toBe(
-      '['.repeat(MAX_DEPTH - 1) + `{"k00":${MAX_DEPTH_MARKER},` + canonicalize(wide).slice(`{"k00":{"back":[Circular:0]},`.length) + ']'.repeat(MAX_DEPTH - 1),
+      '['.repeat(MAX_DEPTH - 1) + `{"k00":${MAX_DEPTH_MARKER},` + restOfWide + ']'.repeat(MAX_DEPTH - 1),
     );
   });
 
@@ -502,7 +503,10 @@ describe('canonicalize: cut-offs', () => {
       canonicalize([zeros(MAX_VALUES - 4), map()]),
       `[[${zeros(MAX_VALUES - 4).join(',')}],Map{"b":${TRUNCATED_MARKER}`,
     );
-    expectSameText(canonicalize([zeros(MAX_VALUES - 3), map()]), `[[${zeros(MAX_VALUES - 3).join(',')}],Map{${TRUNCATED_MARKER}`);
+    expectSameText(
+      canonicalize([zeros(MAX_VALUES - 3), map()]),
+      `[[${zeros(MAX_VALUES - 3).join(',')}],Map{${TRUNCATED_MARKER}`,
+    );
     expectSameText(canonicalize([zeros(MAX_VALUES - 2), map()]), `[[${zeros(MAX_VALUES - 2).join(',')}],${TRUNCATED_MARKER}`);
     // 99,999 whole entries (keys 200,000 down to 100,002) fit beside the root; key 100,001 is the last value.
     const big = new Map(Array.from({ length: MAX_VALUES }, (_, index) => [MAX_VALUES - index, 0]));
@@ -520,7 +524,10 @@ describe('canonicalize: cut-offs', () => {
     expect(form.endsWith(`,99999,${TRUNCATED_MARKER}`)).toBe(true);
     expect(form.slice(0, -TRUNCATED_MARKER.length).includes(']')).toBe(false);
     const zeros = (count: number): number[] => new Array<number>(count).fill(0);
-    expectSameText(canonicalize([zeros(MAX_VALUES - 2), new Set([1])]), `[[${zeros(MAX_VALUES - 2).join(',')}],${TRUNCATED_MARKER}`);
+    expectSameText(
+      canonicalize([zeros(MAX_VALUES - 2), new Set([1])]),
+      `[[${zeros(MAX_VALUES - 2).join(',')}],${TRUNCATED_MARKER}`,
+    );
     expectSameText(
       canonicalize([zeros(MAX_VALUES - 4), new Set([2, 1])]),
       `[[${zeros(MAX_VALUES - 4).join(',')}],Set[2,${TRUNCATED_MARKER}`,
@@ -563,7 +570,10 @@ describe('canonicalize: values that cannot be read', () => {
     expect(canonicalize(new Proxy({}, { getPrototypeOf: throwing }))).toMatch(UNREADABLE);
     // Looking for toJSON already reads the object.
     expect(canonicalize(new Proxy({ a: 1 }, { get: throwing }))).toMatch(UNREADABLE);
-    const oneBadKey = new Proxy({ a: 1, b: 2 }, { get: (target, key) => (key === 'a' ? throwing() : (Reflect.get(target, key) as unknown)) });
+    const oneBadKey = new Proxy(
+      { a: 1, b: 2 },
+      { get: (target, key) => (key === 'a' ? throwing() : (Reflect.get(target, key) as unknown)) },
+    );
     expect(canonicalize(oneBadKey)).toMatch(/^\{"a":\[Unreadable:\d+\],"b":2\}$/);
     expect(canonicalize(new Proxy([1, 2], { get: throwing }))).toMatch(UNREADABLE);
     expect(canonicalize(new Proxy(new Map([[1, 2]]), {}))).toMatch(UNREADABLE);
