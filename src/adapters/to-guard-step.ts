@@ -105,12 +105,14 @@ function readToolCalls(step: unknown): GuardToolCall[] | undefined {
     if (safeRead(result, 'preliminary') === true) continue;
     // v5+ names it `output`; v4 named it `result`.
     const id = safeRead(result, 'toolCallId');
+    // Stryker disable next-line ConditionalExpression: an entry under undefined is never looked up (calls without an id skip the lookup).
     if (id !== undefined) results.set(id, hasField(result, 'output') ? safeRead(result, 'output') : safeRead(result, 'result'));
   }
   const errors = new Map<unknown, unknown>();
   for (const part of safeArray(safeRead(step, 'content'))) {
     if (safeRead(part, 'type') !== 'tool-error') continue;
     const id = safeRead(part, 'toolCallId');
+    // Stryker disable next-line ConditionalExpression: an entry under undefined is never looked up (calls without an id skip the lookup).
     if (id !== undefined) errors.set(id, safeRead(part, 'error'));
   }
   const mapped: GuardToolCall[] = [];
@@ -150,12 +152,12 @@ function readUsage<Step extends AiSdkStepLike>(step: Step, cost: AiSdkCostFuncti
 }
 
 function readTimestamp(value: unknown): number | undefined {
-  let time: number;
+  let time = Number.NaN;
   try {
     // Throws for anything that is not a real Date, including a proxy of one.
     time = Date.prototype.getTime.call(value as Date);
   } catch {
-    return undefined;
+    // Not a Date: no timestamp.
   }
   return Number.isFinite(time) ? time : undefined;
 }
@@ -165,6 +167,7 @@ function hasField(value: unknown, key: string): boolean {
   try {
     return key in (value as object);
   } catch {
-    return false;
+    // A primitive, or a proxy whose `has` trap throws.
   }
+  return false;
 }

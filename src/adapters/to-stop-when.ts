@@ -93,6 +93,7 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
     replays.set(given as object, replay);
     latest = replay;
     const verdict = replay.verdicts[steps.length - 1];
+    // Stryker disable next-line OptionalChaining: every step up to the last has a verdict by now.
     if (verdict?.stop !== true) return false;
     onStop?.(verdict, given as readonly Step[]);
     return true;
@@ -104,6 +105,7 @@ function guardFactory(optionsOrFactory: GuardOptions | (() => Guard) | undefined
   // Validates the options as given, so a bad value throws its TypeError here rather than mid-run.
   createGuard(optionsOrFactory);
   // A replayed run has no wall-clock time of its own; durations come from the steps.
+  // Stryker disable next-line ArrowFunction: a clock reading undefined gives NaN elapsed time, which the guard reads as 0 too.
   const frozen: GuardOptions = { ...optionsOrFactory, now: () => 0 };
   return () => createGuard(frozen);
 }
