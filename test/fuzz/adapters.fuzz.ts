@@ -58,7 +58,7 @@ describe('toGuardStep', () => {
         const guard = createGuard();
         expectPlainJson(guard.check(mapped));
       }),
-      fuzzParameters(500),
+      fuzzParameters(1000),
     );
   });
 });
@@ -79,7 +79,7 @@ describe('toStopWhen', () => {
           expect(typeof condition(given as { steps: AiSdkStepLike[] })).toBe('boolean');
         },
       ),
-      fuzzParameters(300),
+      fuzzParameters(600),
     );
   });
 
@@ -109,7 +109,7 @@ describe('toStopWhen', () => {
           });
         },
       ),
-      fuzzParameters(300),
+      fuzzParameters(600),
     );
   });
 });
@@ -136,7 +136,7 @@ describe('runAgentLoop and withGuard', () => {
         expectPlainJson(result.verdict);
         expect(typeof result.completed).toBe('boolean');
       }),
-      fuzzParameters(200),
+      fuzzParameters(400),
     );
   });
 
@@ -152,7 +152,7 @@ describe('runAgentLoop and withGuard', () => {
         if (guarded.verdict?.stop === true) expect(seen.length).toBeLessThanOrEqual(Math.min(source.length, maxSteps));
         else expect(seen.length).toBe(source.length);
       }),
-      fuzzParameters(200),
+      fuzzParameters(400),
     );
   });
 });

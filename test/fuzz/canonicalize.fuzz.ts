@@ -37,7 +37,7 @@ describe('canonicalize and stableHash', () => {
         expect(typeof canonicalize(value)).toBe('string');
         expect(typeof stableHash(value)).toBe('string');
       }),
-      fuzzParameters(1000),
+      fuzzParameters(2000),
     );
   });
 
@@ -57,7 +57,7 @@ describe('canonicalize and stableHash', () => {
         expect(canonicalize(value)).toBe(canonicalize(value));
         expect(stableHash(value)).toBe(stableHash(value));
       }),
-      fuzzParameters(1000),
+      fuzzParameters(2000),
     );
   });
 
@@ -69,7 +69,7 @@ describe('canonicalize and stableHash', () => {
         expect(canonicalize(reordered)).toBe(canonicalize(value));
         expect(stableHash(reordered)).toBe(stableHash(value));
       }),
-      fuzzParameters(1000),
+      fuzzParameters(2000),
     );
   });
 
@@ -81,7 +81,7 @@ describe('canonicalize and stableHash', () => {
         expect(canonicalize(clone)).toBe(canonicalize(value));
         expect(stableHash(clone)).toBe(stableHash(value));
       }),
-      fuzzParameters(1000),
+      fuzzParameters(2000),
     );
   });
 
@@ -100,7 +100,7 @@ describe('canonicalize and stableHash', () => {
         expect(canonicalize(left) === canonicalize(right)).toBe(equalAsJson);
         expect(stableHash(left) === stableHash(right)).toBe(equalAsJson);
       }),
-      fuzzParameters(2000),
+      fuzzParameters(4000),
     );
   });
 });
@@ -164,7 +164,7 @@ describe('canonicalize keeps the distinctions the spec names, at any depth', () 
         const rightForm = canonicalize(embed(outer, choice, right()));
         expect(leftForm === rightForm, label).toBe(equal);
       }),
-      fuzzParameters(1000),
+      fuzzParameters(2000),
     );
   });
 });

@@ -31,7 +31,7 @@ describe('check() never throws and always answers in plain JSON', () => {
           expectUsableOutcome(verdict, guard, index + 1);
         });
       }),
-      fuzzParameters(300),
+      fuzzParameters(600),
     );
   });
 
@@ -56,7 +56,7 @@ describe('check() never throws and always answers in plain JSON', () => {
           });
         },
       ),
-      fuzzParameters(300),
+      fuzzParameters(600),
     );
   });
 

@@ -76,7 +76,7 @@ describe('repeatedToolCall', () => {
         const stepsWithCalls = steps.flatMap((step, index) => ((step.toolCalls?.length ?? 0) > 0 && index <= firstStop ? [index] : []));
         expect(verdict?.stop === true && verdict.reason === 'repeated-tool-call' && verdict.evidence.stepIndexes).toEqual(stepsWithCalls);
       }),
-      fuzzParameters(500),
+      fuzzParameters(1000),
     );
   });
 
@@ -101,7 +101,7 @@ describe('repeatedToolCall', () => {
           expect(guard.check({ toolCalls: [call] })).toMatchObject({ stop: true, evidence: { count: threshold } });
         },
       ),
-      fuzzParameters(500),
+      fuzzParameters(1000),
     );
   });
 
@@ -124,7 +124,7 @@ describe('repeatedToolCall', () => {
           expect(stopped).toMatchObject({ stop: true, evidence: { count: threshold, identicalResults: true } });
         },
       ),
-      fuzzParameters(300),
+      fuzzParameters(600),
     );
   });
 });
@@ -164,7 +164,7 @@ describe('oscillation', () => {
         const labels = verdict?.stop === true && verdict.reason === 'oscillation' ? verdict.evidence.cycle : [];
         expect(labels.map((label) => label.slice(0, label.indexOf('(') + 1))).toEqual(expectedCycle);
       }),
-      fuzzParameters(500),
+      fuzzParameters(1000),
     );
   });
 
@@ -174,7 +174,7 @@ describe('oscillation', () => {
         const steps = Array.from({ length: maxPeriod * repeats * 2 }, () => ({ toolCalls: [call] }));
         expect(run({ oscillation: { maxPeriod, repeats } }, steps).verdicts.some((verdict) => verdict.stop)).toBe(false);
       }),
-      fuzzParameters(200),
+      fuzzParameters(400),
     );
   });
 });
@@ -194,7 +194,7 @@ describe('maxSteps', () => {
           evidence: { steps: limit, limit },
         });
       }),
-      fuzzParameters(200),
+      fuzzParameters(400),
     );
   });
 });

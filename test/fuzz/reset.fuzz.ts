@@ -45,7 +45,7 @@ describe('reset()', () => {
           expect(used.history).toStrictEqual(fresh.history);
         },
       ),
-      fuzzParameters(500),
+      fuzzParameters(1000),
     );
   });
 });
