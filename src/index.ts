@@ -31,3 +31,19 @@ export { createGuard } from './create-guard.js';
 export { DEFAULT_OPTIONS } from './default-options.js';
 export { explain } from './explain.js';
 export { isFault } from './is-fault.js';
+export { runAgentLoop } from './adapters/run-agent-loop.js';
+export type { AbortSignalLike, AgentLoopResult, AgentLoopStep, RunAgentLoopOptions } from './adapters/run-agent-loop.js';
+export { toGuardStep } from './adapters/to-guard-step.js';
+export type {
+  AiSdkContentPartLike,
+  AiSdkCostFunction,
+  AiSdkStepLike,
+  AiSdkToolCallLike,
+  AiSdkToolResultLike,
+  AiSdkUsageLike,
+  ToGuardStepOptions,
+} from './adapters/to-guard-step.js';
+export { toStopWhen } from './adapters/to-stop-when.js';
+export type { GuardStopCondition, ToStopWhenOptions } from './adapters/to-stop-when.js';
+export { withGuard } from './adapters/with-guard.js';
+export type { GuardedSteps } from './adapters/with-guard.js';

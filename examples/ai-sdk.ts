@@ -1,0 +1,62 @@
+/**
+ * The guard as a Vercel AI SDK stop condition, in a real `generateText` run. The model is the SDK's own offline
+ * mock, scripted to ask for the same search on every step, so no API key or network is needed.
+ * Run with `npm run example:ai-sdk`.
+ */
+import { generateText, isStepCount, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { z } from 'zod';
+import { createGuard, explain, toStopWhen } from '../src/index.js';
+
+/** Stands in for a real provider: every call answers with the same tool call. */
+let modelCalls = 0;
+const model = new MockLanguageModelV4({
+  doGenerate: () => {
+    modelCalls++;
+    return Promise.resolve({
+      content: [
+        { type: 'text', text: 'Let me search for that.' },
+        {
+          type: 'tool-call',
+          toolCallId: `call-${String(modelCalls)}`,
+          toolName: 'search',
+          input: JSON.stringify({ query: 'agent loop detection' }),
+        },
+      ],
+      finishReason: { unified: 'tool-calls', raw: 'tool_use' },
+      usage: {
+        inputTokens: { total: 900, noCache: 900, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 30, text: 30, reasoning: 0 },
+      },
+      warnings: [],
+    });
+  },
+});
+
+const tools = {
+  search: tool({
+    description: 'Searches the web.',
+    inputSchema: z.object({ query: z.string() }),
+    execute: ({ query }) => Promise.resolve({ query, hits: [] }),
+  }),
+};
+
+const result = await generateText({
+  model,
+  tools,
+  prompt: 'How do agent frameworks detect loops?',
+  stopWhen: [
+    toStopWhen(() => createGuard({ budget: { maxTotalTokens: 50_000 } }), {
+      onStop: (verdict) => {
+        console.log(`${explain(verdict)}\n`);
+      },
+    }),
+    isStepCount(20), // a hard cap of your own still applies
+  ],
+});
+
+for (const step of result.steps) {
+  const calls = step.toolCalls.map((call) => `${call.toolName}(${JSON.stringify(call.input)})`).join(', ');
+  console.log(`step ${String(step.stepNumber)}: ${step.text} -> ${calls}`);
+}
+console.log(`\nThe SDK stopped after ${String(result.steps.length)} of at most 20 steps (${String(result.usage.totalTokens)} tokens in all).`);

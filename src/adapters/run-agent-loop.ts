@@ -1,0 +1,78 @@
+import { createGuard } from '../create-guard.js';
+import { isFault } from '../is-fault.js';
+import { safeArray, safeRead } from '../safe-read.js';
+import type { Guard, GuardStep, Verdict } from '../types.js';
+
+/** A step as `runAgentLoop` expects it: a {@link GuardStep}, optionally saying whether the agent is done. */
+export interface AgentLoopStep extends GuardStep {
+  /**
+   * Whether this was the agent's last step.
+   * @default undefined (done when the step has no tool calls)
+   */
+  readonly done?: boolean | undefined;
+}
+
+/** The part of an `AbortSignal` the loop reads. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+}
+
+/** Options of {@link runAgentLoop}. */
+export interface RunAgentLoopOptions<Step extends AgentLoopStep = AgentLoopStep> {
+  /** Runs step number `index` (0-based): call the model, run its tools, report what happened. Errors propagate. */
+  readonly step: (index: number) => Step | PromiseLike<Step>;
+  /** The guard that judges each step. @default createGuard() */
+  readonly guard?: Guard | undefined;
+  /** Checked before every step; once aborted, no further step starts. A running step is not interrupted. @default undefined */
+  readonly signal?: AbortSignalLike | undefined;
+  /** Called with every verdict, right after the step it judges. Errors propagate. @default undefined */
+  readonly onVerdict?: ((verdict: Verdict, step: Step, index: number) => void) | undefined;
+}
+
+/** How a loop run ended. */
+export interface AgentLoopResult<Step extends AgentLoopStep = AgentLoopStep> {
+  /** What `step` returned, in order. */
+  readonly steps: readonly Step[];
+  /** The verdict on the last step; `{ stop: false }` when no step ran. */
+  readonly verdict: Verdict;
+  /**
+   * The agent ended the run itself: a done step the guard let through, or a stop that is not a fault (a normal
+   * `stop` finish). False when the guard cut the run short, the finish reason was a fault such as `length`, or the
+   * signal aborted.
+   */
+  readonly completed: boolean;
+  /** The signal was aborted before a step started. */
+  readonly aborted: boolean;
+}
+
+/**
+ * Runs `step(0)`, `step(1)`, ... until the agent is done, the guard says stop, or the signal aborts.
+ *
+ * A step is done when it sets `done: true`, or, without `done`, when it has no tool calls. The guard sees every step,
+ * done or not, so a done step can still be judged a fault (its finish reason was `length`, say).
+ * @param options - `step`, and optionally `guard`, `signal` and `onVerdict`
+ * @returns the steps, the last verdict, and whether the run completed or was aborted
+ */
+export async function runAgentLoop<Step extends AgentLoopStep>(
+  options: RunAgentLoopOptions<Step>,
+): Promise<AgentLoopResult<Step>> {
+  const { step: runStep, signal, onVerdict } = options;
+  const guard = options.guard ?? createGuard();
+  const steps: Step[] = [];
+  let verdict: Verdict = { stop: false };
+  for (let index = 0; ; index++) {
+    if (signal?.aborted === true) return { steps, verdict, completed: false, aborted: true };
+    const step = await runStep(index);
+    steps.push(step);
+    verdict = guard.check(step);
+    onVerdict?.(verdict, step, index);
+    if (verdict.stop) return { steps, verdict, completed: !isFault(verdict), aborted: false };
+    if (isDone(step)) return { steps, verdict, completed: true, aborted: false };
+  }
+}
+
+function isDone(step: unknown): boolean {
+  const done = safeRead(step, 'done');
+  if (typeof done === 'boolean') return done;
+  return safeArray(safeRead(step, 'toolCalls')).length === 0;
+}

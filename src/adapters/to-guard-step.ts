@@ -1,0 +1,170 @@
+import { safeArray, safeRead } from '../safe-read.js';
+import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
+
+/**
+ * A tool call as the Vercel AI SDK reports it: `input` since v5, `args` before.
+ * Structural, so the library never imports `ai`.
+ */
+export interface AiSdkToolCallLike {
+  readonly toolCallId?: string | undefined;
+  readonly toolName?: string | undefined;
+  readonly input?: unknown;
+  readonly args?: unknown;
+  /** Set by the SDK on a call it could not parse or route; `error` then says why. */
+  readonly invalid?: boolean | undefined;
+  readonly error?: unknown;
+}
+
+/** A tool result as the Vercel AI SDK reports it: `output` since v5, `result` before. */
+export interface AiSdkToolResultLike {
+  readonly toolCallId?: string | undefined;
+  readonly output?: unknown;
+  readonly result?: unknown;
+  /** A partial result streamed while the tool is still running; never the final answer. */
+  readonly preliminary?: boolean | undefined;
+}
+
+/** One content part of an AI SDK step. Only `tool-error` parts are read. */
+export interface AiSdkContentPartLike {
+  readonly type: string;
+  readonly toolCallId?: string | undefined;
+  readonly error?: unknown;
+}
+
+/** The token figures of an AI SDK step (`LanguageModelUsage`). */
+export interface AiSdkUsageLike {
+  readonly inputTokens?: number | undefined;
+  readonly outputTokens?: number | undefined;
+  readonly totalTokens?: number | undefined;
+}
+
+/**
+ * The fields of an AI SDK step (`StepResult` in v5 to v7, a step of `steps` in v4) that a guard can use.
+ * Every field is optional so hand-built steps and older SDK versions fit too.
+ */
+export interface AiSdkStepLike {
+  readonly text?: string | undefined;
+  readonly finishReason?: string | undefined;
+  readonly toolCalls?: readonly AiSdkToolCallLike[] | undefined;
+  readonly toolResults?: readonly AiSdkToolResultLike[] | undefined;
+  /** Since v5 the only place where tool errors appear (as `tool-error` parts). */
+  readonly content?: readonly AiSdkContentPartLike[] | undefined;
+  readonly usage?: AiSdkUsageLike | undefined;
+  readonly performance?: { readonly stepTimeMs?: number | undefined } | undefined;
+  readonly response?: { readonly timestamp?: Date | undefined } | undefined;
+}
+
+/**
+ * Works out what a step cost in US dollars. The AI SDK reports tokens but no prices, so `maxCostUsd` needs this.
+ * @param usage - the step's `usage` (an empty object when the step has none)
+ * @param step - the whole step, for the model id or provider metadata
+ * @returns the cost; anything not finite and non-negative is ignored by the guard
+ */
+export type AiSdkCostFunction<Step extends AiSdkStepLike = AiSdkStepLike> = (usage: AiSdkUsageLike, step: Step) => number;
+
+/** Options of {@link toGuardStep}. */
+export interface ToGuardStepOptions<Step extends AiSdkStepLike = AiSdkStepLike> {
+  /** Prices a step so `budget.maxCostUsd` can fire. @default undefined (no `costUsd` is reported) */
+  readonly cost?: AiSdkCostFunction<Step> | undefined;
+}
+
+/**
+ * Maps a Vercel AI SDK step onto a {@link GuardStep}.
+ *
+ * Every field is read explicitly because the SDK's steps keep most of them in getters (spreading a step loses them).
+ * Results and `tool-error` parts are matched to their call by `toolCallId`; `usage` keeps its three token figures;
+ * `performance.stepTimeMs` becomes `durationMs`; `response.timestamp` becomes `timestamp`.
+ * Unreadable or ill-typed fields are left out, never thrown on; numbers are passed on as they are and the guard
+ * ignores the unusable ones. Errors thrown by `cost` propagate.
+ * @param step - a step from `steps`, `onStepFinish` or a `stopWhen` condition
+ * @param options - optional `cost` function
+ * @returns the step in the guard's shape
+ */
+export function toGuardStep<Step extends AiSdkStepLike>(step: Step, options?: ToGuardStepOptions<Step>): GuardStep {
+  const mapped: { -readonly [Key in keyof GuardStep]: GuardStep[Key] } = {};
+  const toolCalls = readToolCalls(step);
+  if (toolCalls !== undefined) mapped.toolCalls = toolCalls;
+  const text = safeRead(step, 'text');
+  if (typeof text === 'string') mapped.text = text;
+  const finishReason = safeRead(step, 'finishReason');
+  if (typeof finishReason === 'string') mapped.finishReason = finishReason;
+  const usage = readUsage(step, options?.cost);
+  if (usage !== undefined) mapped.usage = usage;
+  const durationMs = safeRead(safeRead(step, 'performance'), 'stepTimeMs');
+  if (typeof durationMs === 'number') mapped.durationMs = durationMs;
+  const timestamp = readTimestamp(safeRead(safeRead(step, 'response'), 'timestamp'));
+  if (timestamp !== undefined) mapped.timestamp = timestamp;
+  return mapped;
+}
+
+function readToolCalls(step: unknown): GuardToolCall[] | undefined {
+  const calls = safeArray(safeRead(step, 'toolCalls'));
+  if (calls.length === 0) return undefined;
+  const results = new Map<unknown, unknown>();
+  for (const result of safeArray(safeRead(step, 'toolResults'))) {
+    if (safeRead(result, 'preliminary') === true) continue;
+    // v5+ names it `output`; v4 named it `result`.
+    const id = safeRead(result, 'toolCallId');
+    if (id !== undefined) results.set(id, hasField(result, 'output') ? safeRead(result, 'output') : safeRead(result, 'result'));
+  }
+  const errors = new Map<unknown, unknown>();
+  for (const part of safeArray(safeRead(step, 'content'))) {
+    if (safeRead(part, 'type') !== 'tool-error') continue;
+    const id = safeRead(part, 'toolCallId');
+    if (id !== undefined) errors.set(id, safeRead(part, 'error'));
+  }
+  const mapped: GuardToolCall[] = [];
+  for (const call of calls) {
+    const name = safeRead(call, 'toolName');
+    if (typeof name !== 'string') continue;
+    const id = safeRead(call, 'toolCallId');
+    const guardCall: { -readonly [Key in keyof GuardToolCall]: GuardToolCall[Key] } = {
+      name,
+      args: hasField(call, 'input') ? safeRead(call, 'input') : safeRead(call, 'args'),
+    };
+    if (id !== undefined && results.has(id)) guardCall.result = results.get(id);
+    const error = id !== undefined && errors.has(id) ? errors.get(id) : invalidCallError(call);
+    if (error !== undefined) guardCall.error = error;
+    mapped.push(guardCall);
+  }
+  return mapped;
+}
+
+/** The SDK marks a call it could not parse or route as `invalid` with its own `error`; a `tool-error` part wins over it. */
+function invalidCallError(call: unknown): unknown {
+  return safeRead(call, 'invalid') === true ? safeRead(call, 'error') : undefined;
+}
+
+function readUsage<Step extends AiSdkStepLike>(step: Step, cost: AiSdkCostFunction<Step> | undefined): GuardUsage | undefined {
+  const usage = safeRead(step, 'usage');
+  const mapped: { -readonly [Key in keyof GuardUsage]: GuardUsage[Key] } = {};
+  for (const key of ['inputTokens', 'outputTokens', 'totalTokens'] as const) {
+    const value = safeRead(usage, key);
+    if (typeof value === 'number') mapped[key] = value;
+  }
+  if (cost !== undefined) {
+    const usageObject = usage !== null && typeof usage === 'object' ? (usage as AiSdkUsageLike) : {};
+    mapped.costUsd = cost(usageObject, step);
+  }
+  return Object.keys(mapped).length > 0 ? mapped : undefined;
+}
+
+function readTimestamp(value: unknown): number | undefined {
+  let time: number;
+  try {
+    // Throws for anything that is not a real Date, including a proxy of one.
+    time = Date.prototype.getTime.call(value as Date);
+  } catch {
+    return undefined;
+  }
+  return Number.isFinite(time) ? time : undefined;
+}
+
+/** `key in value`, false for primitives (where `in` throws) and hostile proxies. */
+function hasField(value: unknown, key: string): boolean {
+  try {
+    return key in (value as object);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,126 @@
+import { createGuard } from '../create-guard.js';
+import { safeRead } from '../safe-read.js';
+import type { Guard, GuardOptions, StopVerdict, Verdict } from '../types.js';
+import { toGuardStep } from './to-guard-step.js';
+import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';
+
+/** Options of {@link toStopWhen}. */
+export interface ToStopWhenOptions<Step extends AiSdkStepLike = AiSdkStepLike> {
+  /**
+   * Called with the stop verdict each time the condition answers `true`. The SDK asks once per step and ends the
+   * run on the first `true`, so in practice this runs once per stopped run. Errors it throws propagate to the SDK.
+   * @default undefined
+   */
+  readonly onStop?: ((verdict: StopVerdict, steps: readonly Step[]) => void) | undefined;
+  /**
+   * Prices a step so `budget.maxCostUsd` can fire; see {@link toGuardStep}. It runs again for the same step when a
+   * replay starts over, so it should depend on its arguments only.
+   * @default undefined (no cost reported)
+   */
+  readonly cost?: AiSdkCostFunction<Step> | undefined;
+}
+
+/** A stop condition in the shape the AI SDK's `stopWhen` takes (`StopCondition`). */
+export type GuardStopCondition<Step extends AiSdkStepLike = AiSdkStepLike> = (options: {
+  readonly steps: readonly Step[];
+}) => boolean;
+
+/** A replay in progress: the guard after the steps in `seen`, and the verdict it gave for each of them. */
+interface Replay {
+  readonly guard: Guard;
+  readonly seen: unknown[];
+  readonly verdicts: Verdict[];
+  /** A check threw half-way through a step, so the guard no longer matches `seen`. */
+  broken: boolean;
+}
+
+/**
+ * Turns a guard into a Vercel AI SDK stop condition, for `stopWhen` of `generateText`, `streamText` and
+ * `ToolLoopAgent`, alone or in an array next to `isStepCount(n)`.
+ *
+ * The answer is the verdict of a fresh guard that has seen exactly `steps`, in order, and only the verdict of the
+ * last step counts. So it depends only on the steps given, never on how often or in which order it is asked, and
+ * nothing carries over from one run to the next.
+ *
+ * It is linear, though: the SDK passes the same array again after every step, one step longer. The replay of the
+ * previous answer is kept (per array, and the latest one for callers that copy the array) and only the new steps are
+ * checked, as long as every step seen before is still the same object at the same index; otherwise the replay starts
+ * over from a fresh guard. A run of n steps costs n checks in total (plus an identity comparison per kept step per call).
+ *
+ * Wall-clock time means nothing in a replay, so given `options` the guard's clock is frozen (`now` is replaced by
+ * a constant) and `budget.maxDurationMs` counts the steps' own `performance.stepTimeMs`. A factory should do the
+ * same (`createGuard({ ..., now: () => 0 })`) if it sets `maxDurationMs`.
+ * @param optionsOrFactory - `GuardOptions`, or a function returning a new guard (called for every replay from
+ *   scratch; the guard it returns is reset first). @default {} (a guard with the default options)
+ * @param options - `onStop` and `cost`
+ * @returns `({ steps }) => boolean`
+ * @throws TypeError from `createGuard` when `optionsOrFactory` holds invalid options
+ */
+export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
+  optionsOrFactory?: GuardOptions | (() => Guard),
+  options?: ToStopWhenOptions<Step>,
+): GuardStopCondition<Step> {
+  const newGuard = guardFactory(optionsOrFactory);
+  const onStop = options?.onStop;
+  const cost = options?.cost;
+  const replays = new WeakMap<object, Replay>();
+  let latest: Replay | undefined;
+
+  function replayFor(steps: readonly unknown[]): Replay {
+    const kept = replays.get(steps) ?? latest;
+    if (kept !== undefined && !kept.broken && sharesPrefix(kept.seen, steps)) return kept;
+    const guard = newGuard();
+    guard.reset();
+    return { guard, seen: [], verdicts: [], broken: false };
+  }
+
+  return (input) => {
+    const given = safeRead(input, 'steps');
+    if (!isArray(given) || given.length === 0) return false;
+    const steps = given as readonly Step[];
+    const replay = replayFor(steps);
+    try {
+      for (const step of steps.slice(replay.seen.length)) {
+        replay.verdicts.push(replay.guard.check(toGuardStep(step, { cost })));
+        replay.seen.push(step);
+      }
+    } catch (error) {
+      // A throwing `cost` or custom detector can leave the guard half-way through a step: never reuse it.
+      replay.broken = true;
+      throw error;
+    }
+    replays.set(steps, replay);
+    latest = replay;
+    const verdict = replay.verdicts[steps.length - 1];
+    if (verdict?.stop !== true) return false;
+    onStop?.(verdict, steps);
+    return true;
+  };
+}
+
+function guardFactory(optionsOrFactory: GuardOptions | (() => Guard) | undefined): () => Guard {
+  if (typeof optionsOrFactory === 'function') return optionsOrFactory;
+  // Validates the options as given, so a bad value throws its TypeError here rather than mid-run.
+  createGuard(optionsOrFactory);
+  // A replayed run has no wall-clock time of its own; durations come from the steps.
+  const frozen: GuardOptions = { ...optionsOrFactory, now: () => 0 };
+  return () => createGuard(frozen);
+}
+
+/** Whether `steps` starts with the objects in `seen` or is itself a prefix of them. */
+function sharesPrefix(seen: readonly unknown[], steps: readonly unknown[]): boolean {
+  const length = Math.min(seen.length, steps.length);
+  for (let index = 0; index < length; index++) {
+    if (seen[index] !== steps[index]) return false;
+  }
+  return true;
+}
+
+/** `Array.isArray` that answers `false` for a revoked proxy instead of throwing. */
+function isArray(value: unknown): value is readonly unknown[] {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}

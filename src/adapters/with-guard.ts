@@ -1,0 +1,40 @@
+import { createGuard } from '../create-guard.js';
+import type { Guard, GuardStep, Verdict } from '../types.js';
+
+/** The steps of a source, as long as the guard lets them through, plus the last verdict. */
+export interface GuardedSteps<Step extends GuardStep> extends AsyncIterable<Step> {
+  /** The verdict on the latest step; `undefined` before the first one. */
+  readonly verdict: Verdict | undefined;
+}
+
+/**
+ * Passes the steps of a sync or async iterable through a guard while you iterate them.
+ *
+ * Every step is checked before it is handed on. The step that makes the guard say stop is still handed on (it has
+ * already happened); after it, iteration ends and the source iterator is closed, so its `return()` runs (a
+ * generator's `finally` blocks, a stream's cleanup). Breaking out of the loop closes the source too.
+ * @param source - the steps, as they happen
+ * @param guard - the guard that judges them. @default createGuard()
+ * @returns an async iterable of the same steps with a `verdict` property
+ */
+export function withGuard<Step extends GuardStep>(
+  source: Iterable<Step | PromiseLike<Step>> | AsyncIterable<Step>,
+  guard: Guard = createGuard(),
+): GuardedSteps<Step> {
+  let verdict: Verdict | undefined;
+  async function* guarded(): AsyncGenerator<Step, undefined, undefined> {
+    for await (const step of source) {
+      verdict = guard.check(step);
+      yield step;
+      // Returning from inside `for await` calls the source iterator's `return()`.
+      if (verdict.stop) return undefined;
+    }
+    return undefined;
+  }
+  return {
+    get verdict() {
+      return verdict;
+    },
+    [Symbol.asyncIterator]: guarded,
+  };
+}

@@ -1,0 +1,156 @@
+import { describe, expect, it, vi } from 'vitest';
+import { runAgentLoop } from '../../src/adapters/run-agent-loop.js';
+import type { AgentLoopStep } from '../../src/adapters/run-agent-loop.js';
+import { createGuard } from '../../src/create-guard.js';
+import type { Verdict } from '../../src/types.js';
+
+const search = (query: string): AgentLoopStep => ({
+  finishReason: 'tool-calls',
+  toolCalls: [{ name: 'search', args: { query }, result: `results for ${query}` }],
+});
+
+/** A `step` function that plays `script` in order. */
+function scripted(script: readonly AgentLoopStep[]): (index: number) => Promise<AgentLoopStep> {
+  return (index) => {
+    const step = script[index];
+    return step === undefined ? Promise.reject(new Error(`no step ${String(index)}`)) : Promise.resolve(step);
+  };
+}
+
+describe('runAgentLoop', () => {
+  it('completes when a step without tool calls ends the run and the guard lets it through', async () => {
+    const script = [search('a'), search('b'), { text: 'Here you go.' }];
+    const step = vi.fn(scripted(script));
+    const result = await runAgentLoop({ step });
+
+    expect(result).toEqual({ steps: script, verdict: { stop: false }, completed: true, aborted: false });
+    expect(step.mock.calls).toEqual([[0], [1], [2]]);
+  });
+
+  it('completes on a normal stop finish, which the guard reports as a non-fault stop', async () => {
+    const result = await runAgentLoop({ step: scripted([search('a'), { text: 'Done.', finishReason: 'stop' }]) });
+
+    expect(result.completed).toBe(true);
+    expect(result.aborted).toBe(false);
+    expect(result.steps).toHaveLength(2);
+    expect(result.verdict).toMatchObject({ stop: true, reason: 'finish-reason', code: 'FINISH_TERMINAL' });
+  });
+
+  it('is cut short when the guard stops a loop', async () => {
+    const result = await runAgentLoop({ step: () => search('same') });
+
+    expect(result.completed).toBe(false);
+    expect(result.aborted).toBe(false);
+    expect(result.steps).toHaveLength(3);
+    expect(result.verdict).toMatchObject({ stop: true, reason: 'repeated-tool-call', evidence: { count: 3 } });
+  });
+
+  it('does not complete when the last step was truncated (finish reason length)', async () => {
+    const result = await runAgentLoop({ step: scripted([search('a'), { text: 'The answer is', finishReason: 'length' }]) });
+
+    expect(result.completed).toBe(false);
+    expect(result.steps).toHaveLength(2);
+    expect(result.verdict).toMatchObject({ stop: true, reason: 'finish-reason', evidence: { normalized: 'length' } });
+  });
+
+  it('follows done when the step sets it, whatever the tool calls say', async () => {
+    const doneWithCalls = await runAgentLoop({ step: scripted([{ ...search('a'), done: true }]) });
+    expect(doneWithCalls).toMatchObject({ completed: true, verdict: { stop: false } });
+    expect(doneWithCalls.steps).toHaveLength(1);
+
+    const notDoneWithoutCalls = await runAgentLoop({
+      step: scripted([{ text: 'thinking', done: false }, { text: 'still thinking', done: false }, { text: 'done' }]),
+    });
+    expect(notDoneWithoutCalls.completed).toBe(true);
+    expect(notDoneWithoutCalls.steps).toHaveLength(3);
+  });
+
+  it('treats an empty or unreadable toolCalls as no tool calls, and a non-boolean done as unset', async () => {
+    expect((await runAgentLoop({ step: scripted([{ toolCalls: [] }]) })).steps).toHaveLength(1);
+    const odd = { toolCalls: 'search', done: 'yes' } as unknown as AgentLoopStep;
+    expect(await runAgentLoop({ step: scripted([odd]) })).toMatchObject({ completed: true });
+    expect(await runAgentLoop({ step: () => null as unknown as AgentLoopStep })).toMatchObject({
+      completed: true,
+      steps: [null],
+    });
+  });
+
+  it('uses the guard it is given, and creates one with the defaults otherwise', async () => {
+    const guard = createGuard({ maxSteps: 2 });
+    const given = await runAgentLoop({ guard, step: (index) => search(String(index)) });
+    expect(given.steps).toHaveLength(2);
+    expect(given.verdict).toMatchObject({ reason: 'max-steps' });
+    expect(guard.history).toHaveLength(2);
+
+    const defaults = await runAgentLoop({ step: (index) => search(String(index)) });
+    expect(defaults.steps).toHaveLength(50);
+    expect(defaults.verdict).toMatchObject({ reason: 'max-steps', evidence: { steps: 50, limit: 50 } });
+  });
+
+  it('reports every verdict with its step and index', async () => {
+    const seen: [Verdict, AgentLoopStep, number][] = [];
+    const script = [search('a'), search('b'), { text: 'ok' }];
+    await runAgentLoop({ step: scripted(script), onVerdict: (...args) => seen.push(args) });
+    expect(seen).toEqual([
+      [{ stop: false }, script[0], 0],
+      [{ stop: false }, script[1], 1],
+      [{ stop: false }, script[2], 2],
+    ]);
+  });
+
+  it('runs no step at all when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const step = vi.fn(() => search('a'));
+    const result = await runAgentLoop({ step, signal: controller.signal });
+
+    expect(step).not.toHaveBeenCalled();
+    expect(result).toEqual({ steps: [], verdict: { stop: false }, completed: false, aborted: true });
+  });
+
+  it('starts no further step once the signal aborts between steps; the running step finishes', async () => {
+    const controller = new AbortController();
+    const step = vi.fn((index: number) => {
+      if (index === 1) controller.abort();
+      return Promise.resolve(search(String(index)));
+    });
+    const result = await runAgentLoop({ step, signal: controller.signal });
+
+    expect(step).toHaveBeenCalledTimes(2);
+    expect(result.aborted).toBe(true);
+    expect(result.completed).toBe(false);
+    expect(result.steps).toEqual([search('0'), search('1')]);
+    expect(result.verdict).toEqual({ stop: false });
+  });
+
+  it('lets the guard have the last word on a step during which the signal aborted', async () => {
+    const controller = new AbortController();
+    const result = await runAgentLoop({
+      signal: controller.signal,
+      step: () => {
+        controller.abort();
+        return { text: 'final' };
+      },
+    });
+    expect(result).toMatchObject({ completed: true, aborted: false });
+  });
+
+  it('propagates errors from step, sync or async, and from onVerdict', async () => {
+    await expect(runAgentLoop({ step: () => Promise.reject(new Error('model down')) })).rejects.toThrow('model down');
+    await expect(
+      runAgentLoop({
+        step: () => {
+          throw new Error('sync failure');
+        },
+      }),
+    ).rejects.toThrow('sync failure');
+    await expect(
+      runAgentLoop({
+        step: () => search('a'),
+        onVerdict: () => {
+          throw new Error('observer failure');
+        },
+      }),
+    ).rejects.toThrow('observer failure');
+  });
+});

@@ -1,0 +1,242 @@
+import { describe, expect, it, vi } from 'vitest';
+import { toGuardStep } from '../../src/adapters/to-guard-step.js';
+import type { AiSdkStepLike } from '../../src/adapters/to-guard-step.js';
+
+/** Mimics the SDK's step class: everything derived from `content` lives in getters on the prototype. */
+class FakeStepResult {
+  constructor(
+    readonly content: readonly { readonly type: string; readonly [key: string]: unknown }[],
+    readonly finishReason: string,
+    readonly usage: { inputTokens: number | undefined; outputTokens: number | undefined; totalTokens: number | undefined },
+  ) {}
+  get text(): string {
+    return this.content
+      .filter((part) => part.type === 'text')
+      .map((part) => part.text as string)
+      .join('');
+  }
+  get toolCalls() {
+    return this.content.filter((part) => part.type === 'tool-call');
+  }
+  get toolResults() {
+    return this.content.filter((part) => part.type === 'tool-result');
+  }
+}
+
+describe('toGuardStep', () => {
+  it('reads fields kept in getters, as the SDK keeps them', () => {
+    const step = new FakeStepResult(
+      [
+        { type: 'text', text: 'Let me ' },
+        { type: 'text', text: 'look.' },
+        { type: 'tool-call', toolCallId: '1', toolName: 'search', input: { query: 'x' } },
+        { type: 'tool-result', toolCallId: '1', toolName: 'search', input: { query: 'x' }, output: ['hit'] },
+      ],
+      'tool-calls',
+      { inputTokens: 7, outputTokens: 2, totalTokens: 9 },
+    );
+    expect(Object.keys(step)).not.toContain('toolCalls');
+
+    expect(toGuardStep(step as AiSdkStepLike)).toEqual({
+      text: 'Let me look.',
+      finishReason: 'tool-calls',
+      toolCalls: [{ name: 'search', args: { query: 'x' }, result: ['hit'] }],
+      usage: { inputTokens: 7, outputTokens: 2, totalTokens: 9 },
+    });
+  });
+
+  it('matches results and tool-error parts to their call by toolCallId, whatever the order', () => {
+    const failure = new Error('timeout');
+    const mapped = toGuardStep({
+      toolCalls: [
+        { toolCallId: 'a', toolName: 'fetch', input: { url: 'a' } },
+        { toolCallId: 'b', toolName: 'fetch', input: { url: 'b' } },
+        { toolCallId: 'c', toolName: 'fetch', input: { url: 'c' } },
+      ],
+      toolResults: [
+        { toolCallId: 'c', output: 'C' },
+        { toolCallId: 'a', output: 'A' },
+        { toolCallId: 'elsewhere', output: 'no call of this step' },
+      ],
+      content: [
+        { type: 'text' },
+        { type: 'tool-error', toolCallId: 'b', error: failure },
+        { type: 'tool-error', toolCallId: 'elsewhere', error: 'ignored' },
+      ],
+    });
+
+    expect(mapped.toolCalls).toEqual([
+      { name: 'fetch', args: { url: 'a' }, result: 'A' },
+      { name: 'fetch', args: { url: 'b' }, error: failure },
+      { name: 'fetch', args: { url: 'c' }, result: 'C' },
+    ]);
+    expect(mapped.toolCalls?.[1]?.error).toBe(failure);
+  });
+
+  it('keeps a result that is undefined or null as a result', () => {
+    const mapped = toGuardStep({
+      toolCalls: [
+        { toolCallId: 'u', toolName: 'noop', input: {} },
+        { toolCallId: 'n', toolName: 'noop', input: {} },
+      ],
+      toolResults: [
+        { toolCallId: 'u', output: undefined },
+        { toolCallId: 'n', output: null },
+      ],
+    });
+    expect(mapped.toolCalls?.[0]).toHaveProperty('result', undefined);
+    expect(mapped.toolCalls?.[1]).toHaveProperty('result', null);
+  });
+
+  it('accepts the older args and result names', () => {
+    expect(
+      toGuardStep({
+        toolCalls: [{ toolCallId: '1', toolName: 'search', args: { query: 'old' } }],
+        toolResults: [{ toolCallId: '1', result: { hits: 2 } }],
+      }).toolCalls,
+    ).toEqual([{ name: 'search', args: { query: 'old' }, result: { hits: 2 } }]);
+  });
+
+  it('prefers input and output when both names are present', () => {
+    expect(
+      toGuardStep({
+        toolCalls: [{ toolCallId: '1', toolName: 'search', input: 'new', args: 'old' }],
+        toolResults: [{ toolCallId: '1', output: 'new', result: 'old' }],
+      }).toolCalls,
+    ).toEqual([{ name: 'search', args: 'new', result: 'new' }]);
+  });
+
+  it('skips preliminary results; the last final result wins', () => {
+    expect(
+      toGuardStep({
+        toolCalls: [{ toolCallId: '1', toolName: 'build', input: {} }],
+        toolResults: [
+          { toolCallId: '1', output: 'final', preliminary: false },
+          { toolCallId: '1', output: '50%', preliminary: true },
+        ],
+      }).toolCalls,
+    ).toEqual([{ name: 'build', args: {}, result: 'final' }]);
+  });
+
+  it('takes the error of an invalid call, unless a tool-error part reports it', () => {
+    const parseError = new Error('bad JSON');
+    const mapped = toGuardStep({
+      toolCalls: [
+        { toolCallId: '1', toolName: 'nope', input: '{', invalid: true, error: parseError },
+        { toolCallId: '2', toolName: 'nope', input: '{', invalid: true, error: parseError },
+        { toolCallId: '3', toolName: 'fine', input: {}, error: 'not invalid, so not an error' },
+      ],
+      content: [{ type: 'tool-error', toolCallId: '2', error: 'bad JSON (as the model saw it)' }],
+    });
+    expect(mapped.toolCalls).toEqual([
+      { name: 'nope', args: '{', error: parseError },
+      { name: 'nope', args: '{', error: 'bad JSON (as the model saw it)' },
+      { name: 'fine', args: {} },
+    ]);
+  });
+
+  it('cannot match results or errors to a call without toolCallId', () => {
+    expect(
+      toGuardStep({
+        toolCalls: [{ toolName: 'anonymous', input: 1 }],
+        toolResults: [{ output: 'lost' }],
+        content: [{ type: 'tool-error', error: 'lost' }],
+      }).toolCalls,
+    ).toEqual([{ name: 'anonymous', args: 1 }]);
+  });
+
+  it('drops calls without a string tool name and leaves out toolCalls when there are none', () => {
+    const odd = [null, 7, { toolCallId: '1' }, { toolName: 42 }] as unknown as AiSdkStepLike['toolCalls'];
+    expect(toGuardStep({ toolCalls: odd })).toEqual({ toolCalls: [] });
+    expect(toGuardStep({ toolCalls: [] })).toEqual({});
+    expect(toGuardStep({ text: 'hi' })).toEqual({ text: 'hi' });
+  });
+
+  it('maps usage figures as given and leaves out usage without any', () => {
+    expect(toGuardStep({ usage: { inputTokens: 3, outputTokens: undefined, totalTokens: undefined } })).toEqual({
+      usage: { inputTokens: 3 },
+    });
+    expect(toGuardStep({ usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined } })).toEqual(
+      {},
+    );
+    expect(toGuardStep({ usage: { totalTokens: Number.NaN } }).usage).toEqual({ totalTokens: Number.NaN });
+  });
+
+  it('asks cost for costUsd with the usage and the step', () => {
+    const step = { usage: { inputTokens: 1000, outputTokens: 500 }, finishReason: 'stop' };
+    const cost = vi.fn(() => 0.25);
+    expect(toGuardStep(step, { cost })).toEqual({
+      finishReason: 'stop',
+      usage: { inputTokens: 1000, outputTokens: 500, costUsd: 0.25 },
+    });
+    expect(cost).toHaveBeenCalledWith(step.usage, step);
+  });
+
+  it('gives cost an empty usage when the step has none', () => {
+    const cost = vi.fn(() => 0);
+    expect(toGuardStep({}, { cost })).toEqual({ usage: { costUsd: 0 } });
+    expect(cost).toHaveBeenCalledWith({}, {});
+  });
+
+  it('lets an error thrown by cost propagate', () => {
+    expect(() =>
+      toGuardStep(
+        {},
+        {
+          cost: () => {
+            throw new Error('no price list');
+          },
+        },
+      ),
+    ).toThrow('no price list');
+  });
+
+  it('takes durationMs from performance.stepTimeMs and timestamp from response.timestamp', () => {
+    const timestamp = new Date('2026-10-14T12:00:00.000Z');
+    expect(toGuardStep({ performance: { stepTimeMs: 812.5 }, response: { timestamp } })).toEqual({
+      durationMs: 812.5,
+      timestamp: timestamp.getTime(),
+    });
+    expect(toGuardStep({ response: { timestamp: new Date(Number.NaN) } })).toEqual({});
+    expect(toGuardStep({ response: { timestamp: 5 as unknown as Date } })).toEqual({});
+    expect(toGuardStep({ response: { timestamp: new Proxy(timestamp, {}) } })).toEqual({});
+  });
+
+  it('ignores fields of the wrong type', () => {
+    const step = { text: 5, finishReason: { unified: 'stop' }, toolCalls: 'search', performance: { stepTimeMs: '9' } };
+    expect(toGuardStep(step as unknown as AiSdkStepLike)).toEqual({});
+  });
+
+  it('never throws on hostile input: throwing getters, revoked proxies, null', () => {
+    const hostile = {
+      get text(): string {
+        throw new Error('text');
+      },
+      get toolCalls(): never {
+        throw new Error('toolCalls');
+      },
+      usage: {
+        get inputTokens(): number {
+          throw new Error('usage');
+        },
+        outputTokens: 4,
+      },
+    };
+    expect(toGuardStep(hostile)).toEqual({ usage: { outputTokens: 4 } });
+
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(toGuardStep(proxy)).toEqual({});
+    expect(toGuardStep(null as unknown as AiSdkStepLike)).toEqual({});
+
+    const sneakyCall = new Proxy(
+      { toolCallId: '1', toolName: 'search', input: 'x' },
+      {
+        has() {
+          throw new Error('has');
+        },
+      },
+    );
+    expect(toGuardStep({ toolCalls: [sneakyCall] }).toolCalls).toEqual([{ name: 'search', args: undefined }]);
+  });
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { withGuard } from '../../src/adapters/with-guard.js';
+import { createGuard } from '../../src/create-guard.js';
+import type { GuardStep } from '../../src/types.js';
+
+const search = (query: string): GuardStep => ({
+  finishReason: 'tool-calls',
+  toolCalls: [{ name: 'search', args: { query } }],
+});
+
+/** Collects everything a `for await` loop receives. */
+async function drain<Step>(source: AsyncIterable<Step>): Promise<Step[]> {
+  const received: Step[] = [];
+  for await (const step of source) received.push(step);
+  return received;
+}
+
+/** An async generator that records how far it got and whether its cleanup ran. */
+function trackedAgent(steps: () => GuardStep, limit = 100) {
+  const log = { produced: 0, closed: false };
+  async function* agent(): AsyncGenerator<GuardStep> {
+    try {
+      while (log.produced < limit) {
+        log.produced++;
+        await Promise.resolve();
+        yield steps();
+      }
+    } finally {
+      log.closed = true;
+    }
+  }
+  return { agent, log };
+}
+
+/** A sync iterable whose iterator reports `return()`. */
+function trackedIterable(steps: readonly GuardStep[]) {
+  const log = { pulled: 0, returned: 0 };
+  const iterable: Iterable<GuardStep> = {
+    [Symbol.iterator]() {
+      let index = 0;
+      return {
+        next() {
+          const step = steps[index++];
+          if (step === undefined) return { done: true, value: undefined };
+          log.pulled++;
+          return { done: false, value: step };
+        },
+        return() {
+          log.returned++;
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+  return { iterable, log };
+}
+
+describe('withGuard', () => {
+  it('yields the step that triggers the stop, then ends and closes an async source', async () => {
+    const { agent, log } = trackedAgent(() => search('same'));
+    const guarded = withGuard(agent(), createGuard());
+    expect(guarded.verdict).toBeUndefined();
+
+    const received = await drain(guarded);
+
+    expect(received).toHaveLength(3);
+    expect(log.produced).toBe(3);
+    expect(log.closed).toBe(true);
+    expect(guarded.verdict).toMatchObject({ stop: true, reason: 'repeated-tool-call', evidence: { count: 3 } });
+  });
+
+  it('has the verdict on a step ready while that step is being handled', async () => {
+    const guarded = withGuard([search('a'), search('a'), search('a')], createGuard());
+    const verdicts: (boolean | undefined)[] = [];
+    for await (const step of guarded) {
+      expect(step.toolCalls?.[0]?.name).toBe('search');
+      verdicts.push(guarded.verdict?.stop);
+    }
+    expect(verdicts).toEqual([false, false, true]);
+  });
+
+  it('closes a sync source when the guard stops, without pulling further', async () => {
+    const steps = [search('x'), search('x'), search('x'), search('never reached')];
+    const { iterable, log } = trackedIterable(steps);
+
+    const received = await drain(withGuard(iterable, createGuard()));
+
+    expect(received).toEqual(steps.slice(0, 3));
+    expect(log).toEqual({ pulled: 3, returned: 1 });
+  });
+
+  it('passes everything through and leaves the source alone when it ends by itself', async () => {
+    const steps = [search('a'), search('b'), { text: 'answer' }];
+    const { iterable, log } = trackedIterable(steps);
+    const guarded = withGuard(iterable, createGuard());
+
+    expect(await drain(guarded)).toEqual(steps);
+    expect(log).toEqual({ pulled: 3, returned: 0 });
+    expect(guarded.verdict).toEqual({ stop: false });
+  });
+
+  it('awaits promises in a sync source', async () => {
+    const steps = [Promise.resolve(search('a')), search('b')];
+    expect(await drain(withGuard(steps, createGuard()))).toEqual([search('a'), search('b')]);
+  });
+
+  it('closes the source when the consumer breaks out early', async () => {
+    const { agent, log } = trackedAgent((): GuardStep => ({ text: String(Math.random()) }));
+    const guarded = withGuard(agent(), createGuard());
+    for await (const step of guarded) {
+      expect(step.text).toEqual(expect.any(String));
+      break;
+    }
+    expect(log).toEqual({ produced: 1, closed: true });
+    expect(guarded.verdict).toEqual({ stop: false });
+  });
+
+  it('closes the source and propagates when the guard throws', async () => {
+    const { agent, log } = trackedAgent(() => search('a'));
+    const guard = createGuard({
+      custom: () => {
+        throw new Error('detector bug');
+      },
+    });
+    await expect(drain(withGuard(agent(), guard))).rejects.toThrow('detector bug');
+    expect(log).toEqual({ produced: 1, closed: true });
+  });
+
+  it('uses a guard with the defaults when none is given', async () => {
+    const guarded = withGuard([{ text: 'done', finishReason: 'stop' }, search('after the end')]);
+    expect(await drain(guarded)).toHaveLength(1);
+    expect(guarded.verdict).toMatchObject({ stop: true, code: 'FINISH_TERMINAL' });
+  });
+});
