@@ -3,13 +3,13 @@
  * one `search` call per step (unique arguments, a 2 KB result) for a fixed number of steps. The steps are the SDK's
  * own `StepResult` objects, getters and all, exactly what a `stopWhen` condition receives.
  */
-import { generateText, isStepCount, tool } from 'ai';
+import { generateText, isStepCount, tool, type StepResult, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { searchArgs, searchResult } from './fixtures.js';
 
 /** The steps of a finished run, in order. */
-export async function recordSdkRun(stepCount: number): Promise<readonly unknown[]> {
+export async function recordSdkRun(stepCount: number): Promise<readonly StepResult<ToolSet>[]> {
   let calls = 0;
   const model = new MockLanguageModelV4({
     doGenerate: () => {
