@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunOrError } from '../../src/cli/run-or-error.js';
+import { readRuns } from '../../src/cli/read-runs.js';
+
+let dir: string;
+const at = (name: string): string => join(dir, name);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loopguard-read-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function read(file: string): Promise<RunOrError[]> {
+  const items: RunOrError[] = [];
+  for await (const item of readRuns(file)) items.push(item);
+  return items;
+}
+
+/** Each item as [id, line] for a run, or [line, message] for an error. */
+async function outline(file: string): Promise<(string | number | null)[][]> {
+  return (await read(file)).map((item) =>
+    item.run === undefined ? ['error', item.error.line, item.error.message] : [item.run.id, item.run.line],
+  );
+}
+
+const line = (id: string): string => JSON.stringify({ id, steps: [{ text: id }] });
+
+describe('readRuns on JSON lines', () => {
+  it('reads a run a line, skipping blank lines, tolerating a byte-order mark and CRLF', async () => {
+    writeFileSync(at('a.jsonl'), `\uFEFF${line('one')}\r\n\r\n  \n${line('two')}\r\n${line('three')}`);
+    expect(await outline(at('a.jsonl'))).toEqual([
+      ['one', 1],
+      ['two', 4],
+      ['three', 5],
+    ]);
+  });
+
+  it('gives the steps and outcome as read', async () => {
+    writeFileSync(at('b.ndjson'), JSON.stringify({ id: 'x', outcome: { resolved: false }, steps: [{ text: 'hi' }] }));
+    const [item] = await read(at('b.ndjson'));
+    expect(item?.run).toEqual({ id: 'x', file: at('b.ndjson'), line: 1, outcome: { resolved: false, exitStatus: null }, steps: [{ text: 'hi' }] });
+  });
+
+  it('reports bad lines by number and goes on', async () => {
+    writeFileSync(at('c.jsonl'), [line('one'), '{"id":', '[]', '{"steps": 1}', line('five')].join('\n'));
+    const items = await outline(at('c.jsonl'));
+    expect(items).toHaveLength(5);
+    expect(items[0]).toEqual(['one', 1]);
+    expect(items[1]?.slice(0, 2)).toEqual(['error', 2]);
+    expect(String(items[1]?.[2])).toMatch(/^not valid JSON: /);
+    expect(items.slice(2)).toEqual([
+      ['error', 3, 'expected a run object with a "steps" array, got an array'],
+      ['error', 4, '"steps" must be an array, got a number'],
+      ['five', 5],
+    ]);
+  });
+
+  it('gives runs without an id the file and line as id', async () => {
+    writeFileSync(at('d.jsonl'), '\n{"steps": []}\n');
+    expect(await outline(at('d.jsonl'))).toEqual([[`${at('d.jsonl')}:2`, 2]]);
+  });
+
+  it('decompresses .gz (upper-case too)', async () => {
+    writeFileSync(at('e.JSONL.GZ'), gzipSync(`${line('one')}\n${line('two')}\n`));
+    expect(await outline(at('e.JSONL.GZ'))).toEqual([
+      ['one', 1],
+      ['two', 2],
+    ]);
+  });
+
+  it.each(['missing.jsonl', 'missing.jsonl.gz'])('reports a file that cannot be read (%s), with no line', async (name) => {
+    const items = await outline(at(name));
+    expect(items).toHaveLength(1);
+    expect(items[0]?.slice(0, 2)).toEqual(['error', null]);
+    expect(String(items[0]?.[2])).toMatch(/^cannot read: ENOENT/);
+  });
+
+  it('keeps the runs before a cut gzip stream and reports the line where reading broke', async () => {
+    const whole = gzipSync(Array.from({ length: 2000 }, (_, i) => line(`run-${String(i)}`)).join('\n'));
+    writeFileSync(at('f.jsonl.gz'), whole.subarray(0, whole.length >> 1));
+    const items = await read(at('f.jsonl.gz'));
+    const runs = items.filter((item) => item.run !== undefined);
+    const errors = items.filter((item) => item.error !== undefined);
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.length).toBeLessThan(2000);
+    expect(errors).toHaveLength(1);
+    expect(items.at(-1)?.error).toEqual({ file: at('f.jsonl.gz'), line: runs.length + 1, message: expect.stringMatching(/^cannot read: /) as unknown });
+  });
+
+  it('reports a file that is not gzip at all', async () => {
+    writeFileSync(at('g.jsonl.gz'), 'plain text\n');
+    const items = await outline(at('g.jsonl.gz'));
+    expect(items).toEqual([['error', null, 'cannot read: incorrect header check']]);
+  });
+
+  it('stops reading cleanly when the consumer stops early', async () => {
+    writeFileSync(at('h.jsonl'), `${line('one')}\n${line('two')}\n`);
+    const reader = readRuns(at('h.jsonl'));
+    const first = await reader.next();
+    expect(first.value).toMatchObject({ run: { id: 'one' } });
+    expect(await reader.return(undefined)).toEqual({ done: true, value: undefined });
+  });
+});
+
+describe('readRuns on .json documents', () => {
+  const steps = [{ text: 'a' }, { toolCalls: [{ name: 't' }] }];
+
+  it('reads an array of steps as one run named after the file', async () => {
+    writeFileSync(at('steps.json'), JSON.stringify(steps));
+    expect((await read(at('steps.json'))).map((item) => item.run)).toEqual([
+      { id: at('steps.json'), file: at('steps.json'), line: null, outcome: null, steps },
+    ]);
+  });
+
+  it('reads an array of runs, numbering the ones without an id', async () => {
+    writeFileSync(at('runs.json'), JSON.stringify([{ id: 'a', steps }, { steps: [] }]));
+    expect(await outline(at('runs.json'))).toEqual([
+      ['a', null],
+      [`${at('runs.json')}#2`, null],
+    ]);
+  });
+
+  it('reports a bad run of an array by its number and keeps the others', async () => {
+    writeFileSync(at('mixed.json'), JSON.stringify([{ id: 'a', steps }, { id: 'b', steps: 'x' }, { id: 'c', steps }]));
+    expect(await outline(at('mixed.json'))).toEqual([
+      ['a', null],
+      ['error', null, 'run 2: "steps" must be an array, got a string'],
+      ['c', null],
+    ]);
+  });
+
+  it('reads one run object, and an empty array as no runs', async () => {
+    writeFileSync(at('one.json'), `\uFEFF${JSON.stringify({ id: 'solo', steps })}`);
+    writeFileSync(at('empty.json'), '[]');
+    expect(await outline(at('one.json'))).toEqual([['solo', null]]);
+    expect(await read(at('empty.json'))).toEqual([]);
+  });
+
+  it('reports steps that are not objects, and a document that is not a run', async () => {
+    writeFileSync(at('numbers.json'), '[1, 2]');
+    writeFileSync(at('number.json'), '3');
+    expect(await outline(at('numbers.json'))).toEqual([['error', null, 'step 0 must be an object, got a number']]);
+    expect(await outline(at('number.json'))).toEqual([['error', null, 'expected a run object with a "steps" array, got a number']]);
+  });
+
+  it('reports invalid JSON, with its line when the parser gives a position', async () => {
+    writeFileSync(at('broken.json'), '[\n  {"steps": []},\n  {steps: []}\n]');
+    const [item] = await read(at('broken.json'));
+    expect(item?.error?.line).toBe(3);
+    expect(item?.error?.message).toMatch(/^not valid JSON: .*position/);
+  });
+
+  it('reports invalid JSON without a line when the parser gives no position', async () => {
+    writeFileSync(at('empty-file.json'), '');
+    const [item] = await read(at('empty-file.json'));
+    expect(item?.error).toEqual({ file: at('empty-file.json'), line: null, message: 'not valid JSON: Unexpected end of JSON input' });
+  });
+
+  it('reads gzip-compressed documents and reports ones that cannot be read', async () => {
+    writeFileSync(at('steps.json.gz'), gzipSync(JSON.stringify(steps)));
+    writeFileSync(at('bad.json.gz'), 'not gzip');
+    expect(await outline(at('steps.json.gz'))).toEqual([[at('steps.json.gz'), null]]);
+    expect(await outline(at('bad.json.gz'))).toEqual([['error', null, 'cannot read: incorrect header check']]);
+    expect(String((await outline(at('none.json')))[0]?.[2])).toMatch(/^cannot read: ENOENT/);
+  });
+});
