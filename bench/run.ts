@@ -5,7 +5,8 @@
  * `RESULTS.md` alone.
  *
  * A file that reports through `publish()` (see `report.ts`) becomes a formatted section; any other file's output is
- * included as it printed it. A file that fails makes the whole command fail.
+ * included as it printed it (as Markdown), and its targets are summed up from an "Every target met." or
+ * "Targets missed:" line if it prints one. A file that fails makes the whole command fail.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -77,13 +78,25 @@ const sorted = [...outcomes].sort((a, b) => order(a) - order(b) || a.file.locale
 
 const processor = cpus()[0]?.model.trim() ?? 'unknown';
 const failed = outcomes.filter((outcome) => outcome.exitCode !== 0);
+/** Target rows of a file that printed its own report: its verdict line, if any. */
+function printedTargets(outcome: FileOutcome): string[][] {
+  const output = outcome.output;
+  if (/^Every target met\.?$/m.test(output)) return [[outcome.file, 'its targets (see its section)', 'every target met', 'yes']];
+  const missed = /^Targets missed:\n((?:- .*\n?)+)/m.exec(output)?.[1];
+  if (missed === undefined) return [];
+  const list = missed.trim().split('\n').map((line) => line.replace(/^- /, '')).join('; ');
+  return [[outcome.file, 'its targets (see its section)', `missed: ${list}`, '**no**']];
+}
+
 const targets = sorted.flatMap((outcome) =>
-  (outcome.section?.targets ?? []).map((check) => [
-    outcome.section?.title.replace(/`/g, '') ?? outcome.file,
-    check.target,
-    check.measured,
-    check.met ? 'yes' : '**no**',
-  ]),
+  outcome.section === undefined
+    ? printedTargets(outcome)
+    : outcome.section.targets.map((check) => [
+        outcome.section?.title.replace(/`/g, '') ?? outcome.file,
+        check.target,
+        check.measured,
+        check.met ? 'yes' : '**no**',
+      ]),
 );
 
 const lines = [
@@ -114,7 +127,7 @@ const lines = [
 ];
 for (const outcome of sorted) {
   if (outcome.section !== undefined) lines.push(sectionToMarkdown(outcome.section), '');
-  else lines.push(`## ${basename(outcome.file, '.bench.ts')}`, '', '```text', outcome.output.trim(), '```', '');
+  else lines.push(`## ${basename(outcome.file, '.bench.ts')}`, '', outcome.output.trim(), '');
   if (outcome.exitCode !== 0) lines.push(`**${outcome.file} failed with exit code ${String(outcome.exitCode)}.**`, '');
 }
 const markdown = `${lines.join('\n').trimEnd()}\n`;
