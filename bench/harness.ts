@@ -38,21 +38,6 @@ export async function timeCall(fn: () => unknown, minCpuMs: number): Promise<Tim
   return { medianNs: stats.p50, meanNs: stats.avg };
 }
 
-/**
- * Times a function that measures itself: `run` does its own clocking and returns nanoseconds per operation, so
- * set-up that must not be timed (and must not run between two timed calls) stays outside. mitata still drives
- * warm-up, sample count and statistics.
- */
-export async function timeManual(run: () => number, minCpuMs: number): Promise<Timing> {
-  const stats = await measure(
-    function* () {
-      yield { manual: run };
-    },
-    { min_cpu_time: minCpuMs * 1e6, min_samples: 12 },
-  );
-  return { medianNs: stats.p50, meanNs: stats.avg };
-}
-
 /** Our function and a peer's, on the same input. */
 export interface Pair {
   readonly input: string;
