@@ -65,7 +65,9 @@ try {
   for (const file of files) {
     sampleLoad();
     console.log(`\n== ${file}${quick ? ' (quick)' : ''}`);
-    outcomes.push(await runFile(file, reportDirectory));
+    const outcome = await runFile(file, reportDirectory);
+    outcomes.push(outcome);
+    console.log(`== ${file}: ${outcome.seconds.toFixed(1)} s, exit code ${String(outcome.exitCode)}`);
   }
   sampleLoad();
 } finally {
