@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The packed-tarball tests need a build: `npm run test:package` runs them (vitest.package.config.ts).
+    exclude: [...configDefaults.exclude, 'test/package/**'],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
     coverage: {
       provider: 'v8',

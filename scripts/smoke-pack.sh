@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Installs the packed tarball into a fresh project, the way a user gets it, and checks it there:
+#   1. the TypeScript declarations resolve and type-check for an ESM and a CommonJS consumer (node16, nodenext) and
+#      for a bundler consumer without Node's types, using this project's own TypeScript;
+#   2. on every requested Node, `import` and `require` expose the same export names and both work: a default guard,
+#      runAgentLoop and withGuard each stop the third identical tool call with reason `repeated-tool-call`;
+#   3. if the package declares a `bin`, every command starts on every requested Node (`--help` exits 0).
+#
+# Usage: scripts/smoke-pack.sh [NODE...]   (run `npm run build` first)
+#   NODE is a major version (18, 20, 22, 24; other than the current one it comes from scripts/node-bin.sh) or the path
+#   of a node binary. Default: $AGENT_LOOPGUARD_SMOKE_NODES, else "18 20 22 24". A Node that cannot be had fails the run.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+package_name=$(node -p 'require("./package.json").name')
+if [[ $# -gt 0 ]]; then node_specs=("$@"); else read -ra node_specs <<<"${AGENT_LOOPGUARD_SMOKE_NODES:-18 20 22 24}"; fi
+[[ ${#node_specs[@]} -gt 0 ]] || { echo "smoke: no Node version to test on" >&2; exit 1; }
+[[ -f dist/index.js && -f dist/index.cjs ]] || { echo "smoke: dist/ is missing: run npm run build first" >&2; exit 1; }
+
+# Resolve every Node first, so a missing one fails before any work is done.
+current_major=$(node -p 'process.versions.node.split(".")[0]')
+node_bins=()
+for spec in "${node_specs[@]}"; do
+  if [[ $spec =~ ^[0-9]+$ ]]; then
+    if [[ $spec == "$current_major" ]]; then bin=$(command -v node); else bin=$("$root/scripts/node-bin.sh" "$spec"); fi
+    actual=$("$bin" -p 'process.versions.node.split(".")[0]')
+    [[ $actual == "$spec" ]] || { echo "smoke: $bin is Node $actual, not $spec" >&2; exit 1; }
+  elif [[ -n $spec && -x $spec ]]; then
+    bin=$spec
+  else
+    echo "smoke: '$spec' is neither a Node major version nor an executable node binary" >&2
+    exit 1
+  fi
+  node_bins+=("$bin")
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/agent-loopguard-smoke.XXXXXX")
+cleanup() {
+  local status=$?
+  if [[ $status -eq 0 ]]; then rm -rf "$work"; else echo "smoke: FAILED; the consumer project is kept in $work" >&2; fi
+}
+trap cleanup EXIT
+
+echo "smoke: packing"
+tarball=$(npm pack --silent --pack-destination "$work")
+tarball="$work/$tarball"
+
+consumer="$work/consumer"
+mkdir -p "$consumer"
+cd "$consumer"
+cat >package.json <<'JSON'
+{ "name": "agent-loopguard-smoke-consumer", "private": true, "version": "0.0.0", "type": "module" }
+JSON
+npm install --no-audit --no-fund --loglevel=error "$tarball" >/dev/null
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Runtime checks: the same exercise for both module formats, so their reports must be byte-identical.
+cat >exercise.cjs <<'JS'
+'use strict';
+// Shared by the ESM and the CommonJS entry: takes the module namespace, resolves to a report, rejects on any mismatch.
+module.exports = async function exercise(lib) {
+  const fail = (message) => {
+    throw new Error(message);
+  };
+  const names = Object.keys(lib)
+    .filter((name) => name !== 'default' && name !== '__esModule' && name !== 'module.exports')
+    .sort();
+  const functions = ['createGuard', 'explain', 'isFault', 'canonicalize', 'stableHash', 'runAgentLoop', 'withGuard', 'toStopWhen', 'toGuardStep'];
+  for (const name of functions) {
+    if (typeof lib[name] !== 'function') fail(`export ${name} is ${typeof lib[name]}, expected a function`);
+  }
+  const guard = lib.createGuard();
+  // Same call each time, keys in a different order: the guard must compare arguments canonically.
+  const steps = [
+    { toolCalls: [{ name: 'search', args: { query: 'loop', page: 1 } }], finishReason: 'tool-calls' },
+    { toolCalls: [{ name: 'search', args: { page: 1, query: 'loop' } }], finishReason: 'tool-calls' },
+    { toolCalls: [{ name: 'search', args: { query: 'loop', page: 1 } }], finishReason: 'tool-calls' },
+  ];
+  const verdicts = steps.map((step) => guard.check(step));
+  verdicts.slice(0, 2).forEach((verdict, index) => {
+    if (verdict.stop !== false) fail(`call ${index + 1} of 3 stopped the run: ${JSON.stringify(verdict)}`);
+  });
+  const stop = verdicts[2];
+  if (stop.stop !== true || stop.reason !== 'repeated-tool-call' || stop.code !== 'REPEATED_TOOL_CALL') {
+    fail(`the third identical call did not stop with repeated-tool-call: ${JSON.stringify(stop)}`);
+  }
+  if (JSON.stringify(JSON.parse(JSON.stringify(stop))) !== JSON.stringify(stop)) fail('the verdict is not plain JSON');
+  if (lib.isFault(stop) !== true) fail('isFault(repeated-tool-call) is not true');
+  const explanation = lib.explain(stop);
+  if (typeof explanation !== 'string' || !explanation.includes('REPEATED_TOOL_CALL')) {
+    fail(`explain() gave ${JSON.stringify(explanation)}`);
+  }
+  if (lib.canonicalize({ b: 1, a: [2] }) !== lib.canonicalize({ a: [2], b: 1 })) fail('canonicalize depends on key order');
+  if (lib.stableHash({ b: 1, a: 2 }) !== lib.stableHash({ a: 2, b: 1 })) fail('stableHash depends on key order');
+  // The async adapters: a loop that keeps making the same call ends on its third step, and so does a guarded stream.
+  const loop = await lib.runAgentLoop({ step: () => steps[0] });
+  if (loop.steps.length !== 3 || loop.completed !== false || loop.verdict.reason !== 'repeated-tool-call') {
+    fail(`runAgentLoop did not stop the repeating loop at step 3: ${JSON.stringify(loop)}`);
+  }
+  const guarded = lib.withGuard([...steps, ...steps], lib.createGuard());
+  let yielded = 0;
+  for await (const _step of guarded) yielded += 1;
+  if (yielded !== 3 || guarded.verdict?.reason !== 'repeated-tool-call') {
+    fail(`withGuard yielded ${yielded} steps, verdict ${JSON.stringify(guarded.verdict)}`);
+  }
+  return { names, stop, explanation, hash: lib.stableHash({ a: [1, 'x'] }) };
+};
+JS
+cat >esm.mjs <<JS
+import * as lib from '$package_name';
+import exercise from './exercise.cjs';
+console.log(JSON.stringify(await exercise(lib)));
+JS
+cat >cjs.cjs <<JS
+'use strict';
+const lib = require('$package_name');
+const manifest = require('$package_name/package.json');
+if (typeof manifest.version !== 'string') throw new Error('package.json is not reachable through exports');
+require('./exercise.cjs')(lib).then((report) => console.log(JSON.stringify(report)));
+JS
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Type checks. The consumer uses the public API the way the README shows it; the @ts-expect-error lines prove the
+# declarations are real types, not `any` (an unused @ts-expect-error is itself an error).
+consumer_source=$(cat <<TS
+import { createGuard, explain, isFault, canonicalize, stableHash, runAgentLoop, toStopWhen, withGuard } from '$package_name';
+import type { GuardOptions, GuardStep, StopReason, Verdict } from '$package_name';
+
+const options: GuardOptions = { maxSteps: 25, repeatedToolCall: { threshold: 3 }, budget: { maxTotalTokens: 10_000 } };
+const guard = createGuard(options);
+const step: GuardStep = { toolCalls: [{ name: 'search', args: { query: 'loop' } }], finishReason: 'tool-calls' };
+
+export function describe(verdict: Verdict): string {
+  if (!verdict.stop) return 'continue';
+  const reason: StopReason = verdict.reason;
+  return [reason, verdict.code, explain(verdict), String(isFault(verdict))].join(' ');
+}
+export const described: string = describe(guard.check(step));
+export const keys: readonly string[] = [canonicalize({ a: 1 }), stableHash({ a: 1 })];
+export const recorded: number = guard.history.length;
+export const loop: Promise<{ readonly completed: boolean; readonly verdict: Verdict }> = runAgentLoop({ step: () => step });
+export const stream: AsyncIterable<GuardStep> & { readonly verdict: Verdict | undefined } = withGuard([step], guard);
+export const stopWhen = toStopWhen(() => createGuard(), { onStop: (stop) => explain(stop) });
+
+// @ts-expect-error maxSteps takes a number or false, never a string
+createGuard({ maxSteps: 'ten' });
+// @ts-expect-error a verdict that may be "continue" has no reason until it is narrowed
+export const unnarrowed: unknown = guard.check(step).reason;
+TS
+)
+printf '%s\n' "$consumer_source" >consumer.mts
+printf '%s\n' "$consumer_source" >consumer.cts
+printf '%s\n' "$consumer_source" >consumer-bundler.ts
+
+# Declarations are checked too (skipLibCheck off): with Node's types as a typical Node project has them (node16,
+# plain strict, since @types/node itself fails exactOptionalPropertyTypes), and with no Node or DOM types at all under
+# the strictest flags (nodenext), and as a browser or edge bundle sees them (bundler, DOM but no Node types).
+node_types=$(cd "$root/node_modules/@types" && pwd)
+write_tsconfig() { # name module moduleResolution lib types strictest files...
+  local name=$1 module=$2 resolution=$3 lib=$4 types=$5 strictest=$6
+  shift 6
+  local files
+  files=$(printf '"%s",' "$@")
+  cat >"$name" <<JSON
+{
+  "compilerOptions": {
+    "module": "$module", "moduleResolution": "$resolution", "target": "ES2022", "lib": $lib,
+    "typeRoots": ["$node_types"], "types": $types,
+    "strict": true, "exactOptionalPropertyTypes": $strictest, "noUncheckedIndexedAccess": $strictest,
+    "skipLibCheck": false, "noEmit": true
+  },
+  "files": [${files%,}]
+}
+JSON
+}
+write_tsconfig tsconfig.node16.json node16 node16 '["ES2022"]' '["node"]' false consumer.mts consumer.cts
+write_tsconfig tsconfig.nodenext.json nodenext nodenext '["ES2022"]' '[]' true consumer.mts consumer.cts
+write_tsconfig tsconfig.bundler.json esnext bundler '["ES2022", "DOM"]' '[]' true consumer-bundler.ts
+
+tsc="$root/node_modules/typescript/bin/tsc"
+installed="node_modules/$package_name/dist"
+tsc_version=$(node "$tsc" --version)
+for mode in node16 nodenext bundler; do
+  # --listFiles prints absolute paths; diagnostics name files relative to the consumer, so they are easy to tell apart.
+  if ! node "$tsc" -p "tsconfig.$mode.json" --listFiles >"tsc-$mode.log"; then
+    grep -v '^/' "tsc-$mode.log" >&2 || true
+    echo "smoke: the $mode consumer does not type-check" >&2
+    exit 1
+  fi
+  listing=$(<"tsc-$mode.log")
+  # Each module format must be typed by its own declaration file (.d.ts for import, .d.cts for require).
+  expected=("$installed/index.d.ts")
+  [[ $mode == bundler ]] || expected+=("$installed/index.d.cts")
+  for declaration in "${expected[@]}"; do
+    grep -q "/$declaration\$" <<<"$listing" || { echo "smoke: types ($mode) did not load $declaration" >&2; exit 1; }
+  done
+  echo "smoke: types resolve and check for $mode (TypeScript ${tsc_version#Version })"
+done
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The names of the package's commands, if it declares a `bin` (a string bin is named after the unscoped package).
+bins=$(node -p 'const m = require(process.argv[1]);
+  typeof m.bin === "string" ? m.name.split("/").pop() : Object.keys(m.bin ?? {}).join(" ")' \
+  "$consumer/node_modules/$package_name/package.json")
+for bin in "${node_bins[@]}"; do
+  version=$("$bin" --version)
+  esm_report=$("$bin" esm.mjs) || { echo "smoke: ESM import failed on Node $version" >&2; exit 1; }
+  cjs_report=$("$bin" cjs.cjs) || { echo "smoke: CommonJS require failed on Node $version" >&2; exit 1; }
+  if [[ $esm_report != "$cjs_report" ]]; then
+    printf 'smoke: import and require disagree on Node %s\n  import:  %s\n  require: %s\n' "$version" "$esm_report" "$cjs_report" >&2
+    exit 1
+  fi
+  export_count=$("$bin" -p "JSON.parse(process.argv[1]).names.length" "$esm_report")
+  echo "smoke: Node $version: import and require agree on $export_count exports; check, runAgentLoop and withGuard stop the third identical call"
+  for command in $bins; do
+    [[ -x node_modules/.bin/$command ]] || { echo "smoke: bin $command is not installed as an executable" >&2; exit 1; }
+    target=$(readlink -f "node_modules/.bin/$command")
+    "$bin" "$target" --help >/dev/null || { echo "smoke: '$command --help' failed on Node $version" >&2; exit 1; }
+    echo "smoke: Node $version: '$command --help' exits 0"
+  done
+done
+echo "smoke: OK on ${#node_bins[@]} Node version(s)"

@@ -1,0 +1,19 @@
+import { describe, expect, inject, it } from 'vitest';
+import { installScripts, runtimeDependencies, type PackageManifest } from './package-rules.js';
+import { readFromTarball } from './tarball.js';
+
+const manifest = JSON.parse(readFromTarball(inject('packedTarball'), 'package.json')) as PackageManifest;
+
+describe('the packed package.json', () => {
+  it('declares no runtime dependency of any kind', () => {
+    expect(runtimeDependencies(manifest)).toEqual([]);
+  });
+
+  it('declares no script that runs when a user installs the package', () => {
+    expect(installScripts(manifest)).toEqual([]);
+  });
+
+  it('declares the Node versions the smoke test proves', () => {
+    expect(manifest.engines).toEqual({ node: '>=18' });
+  });
+});

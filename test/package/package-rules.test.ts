@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import {
+  LIBRARY_FILES,
+  PACKAGE_DOCUMENTS,
+  binTargets,
+  installScripts,
+  missingFiles,
+  referencedFiles,
+  runtimeDependencies,
+  unexpectedFiles,
+} from './package-rules.js';
+
+const complete = [...LIBRARY_FILES, ...PACKAGE_DOCUMENTS];
+const withCommand = { bin: { 'agent-loopguard': './dist/cli.js' } };
+
+describe('missingFiles and unexpectedFiles', () => {
+  it('accept exactly the library build plus the documents when there is no bin', () => {
+    expect(missingFiles(complete, {})).toEqual([]);
+    expect(unexpectedFiles(complete, {})).toEqual([]);
+  });
+
+  it('report each required file that is absent', () => {
+    const withoutDeclarations = complete.filter((path) => path !== 'dist/index.d.cts' && path !== 'CHANGELOG.md');
+    expect(missingFiles(withoutDeclarations, {})).toEqual(['CHANGELOG.md', 'dist/index.d.cts']);
+  });
+
+  it('report sources, tests, configs and stray build output', () => {
+    const extra = ['src/index.ts', 'test/a.test.ts', 'tsconfig.json', 'dist/chunk-1.js', 'dist/cli.js'];
+    expect(unexpectedFiles([...complete, ...extra], {})).toEqual(extra);
+  });
+
+  it('require a declared command and allow its source map, but nothing else built for it', () => {
+    expect(missingFiles(complete, withCommand)).toEqual(['dist/cli.js']);
+    const shipped = [...complete, 'dist/cli.js', 'dist/cli.js.map', 'dist/cli.d.ts'];
+    expect(unexpectedFiles(shipped, withCommand)).toEqual(['dist/cli.d.ts']);
+    expect(unexpectedFiles([...complete, 'dist/cli.js'], withCommand)).toEqual([]);
+  });
+});
+
+describe('binTargets', () => {
+  it('reads a string bin, a map of commands, and no bin', () => {
+    expect(binTargets({ bin: 'dist/cli.js' })).toEqual(['dist/cli.js']);
+    expect(binTargets({ bin: { a: './dist/a.js', b: 'dist/a.js', c: 'dist/c.js' } })).toEqual(['dist/a.js', 'dist/c.js']);
+    expect(binTargets({})).toEqual([]);
+  });
+});
+
+describe('referencedFiles', () => {
+  it('collects main, module, types, every nested exports target and bins', () => {
+    const manifest = {
+      main: './dist/index.cjs',
+      module: './dist/index.js',
+      types: './dist/index.d.cts',
+      exports: {
+        '.': { import: { types: './dist/index.d.ts', default: './dist/index.js' }, require: './dist/index.cjs' },
+        './package.json': './package.json',
+        './internal': null,
+      },
+      ...withCommand,
+    };
+    expect(referencedFiles(manifest)).toEqual([
+      'dist/cli.js',
+      'dist/index.cjs',
+      'dist/index.d.cts',
+      'dist/index.d.ts',
+      'dist/index.js',
+      'package.json',
+    ]);
+  });
+});
+
+describe('runtimeDependencies', () => {
+  it('finds every field through which npm installs another package', () => {
+    const manifest = {
+      dependencies: { a: '1' },
+      optionalDependencies: { b: '1' },
+      peerDependencies: { c: '1' },
+      bundleDependencies: ['d'],
+      bundledDependencies: true,
+      devDependencies: { vitest: '4' },
+    };
+    expect(runtimeDependencies(manifest)).toEqual([
+      'dependencies: a',
+      'optionalDependencies: b',
+      'peerDependencies: c',
+      'bundleDependencies: d',
+      'bundledDependencies: true',
+    ]);
+  });
+
+  it('reports nothing for empty fields and dev dependencies', () => {
+    expect(runtimeDependencies({ dependencies: {}, bundleDependencies: [], devDependencies: { a: '1' } })).toEqual([]);
+  });
+});
+
+describe('installScripts', () => {
+  it('finds every script npm runs at install time and ignores the others', () => {
+    const scripts = {
+      preinstall: 'x',
+      install: 'x',
+      postinstall: 'x',
+      prepare: 'x',
+      prepublish: 'x',
+      build: 'x',
+      test: 'x',
+      prepack: 'x',
+      prepublishOnly: 'x',
+    };
+    expect(installScripts({ scripts })).toEqual(['preinstall', 'install', 'postinstall', 'prepare', 'prepublish']);
+    expect(installScripts({})).toEqual([]);
+  });
+});

@@ -1,0 +1,124 @@
+/** The parts of package.json that the packaging rules read. */
+export interface PackageManifest {
+  readonly name?: string;
+  readonly main?: string;
+  readonly module?: string;
+  readonly types?: string;
+  readonly exports?: unknown;
+  readonly bin?: string | Readonly<Record<string, string>>;
+  readonly scripts?: Readonly<Record<string, string>>;
+  readonly engines?: Readonly<Record<string, string>>;
+  readonly [field: string]: unknown;
+}
+
+/** What the library build ships: each module format, its declarations and its source map. */
+export const LIBRARY_FILES: readonly string[] = [
+  'dist/index.cjs',
+  'dist/index.cjs.map',
+  'dist/index.d.cts',
+  'dist/index.d.ts',
+  'dist/index.js',
+  'dist/index.js.map',
+];
+
+/** What every tarball carries besides the build: npm adds package.json, README and LICENSE; `files` adds CHANGELOG.md. */
+export const PACKAGE_DOCUMENTS: readonly string[] = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
+
+/** Fields through which npm installs other packages alongside this one (npm 7+ installs peers too). */
+const DEPENDENCY_FIELDS = [
+  'dependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'bundleDependencies',
+  'bundledDependencies',
+] as const;
+
+/** Scripts npm runs on the user's machine when the package is installed (from the registry, a folder or git). */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare', 'prepublish'];
+
+function withoutDotSlash(path: string): string {
+  return path.startsWith('./') ? path.slice(2) : path;
+}
+
+/**
+ * The files the package's commands run, relative to the package root.
+ * @param manifest - package.json
+ * @returns one path per `bin` entry, without duplicates
+ */
+export function binTargets(manifest: PackageManifest): string[] {
+  const { bin } = manifest;
+  const targets = bin === undefined ? [] : typeof bin === 'string' ? [bin] : Object.values(bin);
+  return [...new Set(targets.map(withoutDotSlash))];
+}
+
+/**
+ * The files a tarball must hold, and those it may hold: a command's source map is allowed, not required.
+ * @param manifest - package.json
+ * @returns both lists, sorted
+ */
+export function expectedFiles(manifest: PackageManifest): { required: string[]; optional: string[] } {
+  const commands = binTargets(manifest);
+  return {
+    required: [...new Set([...LIBRARY_FILES, ...PACKAGE_DOCUMENTS, ...commands])].sort(),
+    optional: commands.map((target) => `${target}.map`).sort(),
+  };
+}
+
+/**
+ * @param files - the tarball's files
+ * @param manifest - package.json
+ * @returns required files the tarball lacks
+ */
+export function missingFiles(files: readonly string[], manifest: PackageManifest): string[] {
+  return expectedFiles(manifest).required.filter((path) => !files.includes(path));
+}
+
+/**
+ * @param files - the tarball's files
+ * @param manifest - package.json
+ * @returns files the tarball should not hold (sources, tests, configs, stray build output...)
+ */
+export function unexpectedFiles(files: readonly string[], manifest: PackageManifest): string[] {
+  const { required, optional } = expectedFiles(manifest);
+  return files.filter((path) => !required.includes(path) && !optional.includes(path));
+}
+
+function exportTargets(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.values(value).flatMap(exportTargets);
+}
+
+/**
+ * Every file package.json points to: `main`, `module`, `types`, each `exports` target and each `bin`.
+ * @param manifest - package.json
+ * @returns paths relative to the package root, without duplicates, sorted
+ */
+export function referencedFiles(manifest: PackageManifest): string[] {
+  const entryFields = [manifest.main, manifest.module, manifest.types].filter((path) => path !== undefined);
+  const paths = [...entryFields, ...exportTargets(manifest.exports)].map(withoutDotSlash);
+  return [...new Set([...paths, ...binTargets(manifest)])].sort();
+}
+
+/**
+ * @param manifest - package.json
+ * @returns one `field: name` entry per package npm would install with this one
+ */
+export function runtimeDependencies(manifest: PackageManifest): string[] {
+  return DEPENDENCY_FIELDS.flatMap((field) => dependencyNames(manifest[field]).map((name) => `${field}: ${name}`));
+}
+
+function dependencyNames(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  // bundleDependencies may be a list of names, or `true` for "all of them".
+  if (Array.isArray(value)) return value.map((name: unknown) => (typeof name === 'string' ? name : JSON.stringify(name)));
+  return typeof value === 'object' ? Object.keys(value) : [JSON.stringify(value)];
+}
+
+/**
+ * @param manifest - package.json
+ * @returns the names of scripts npm would run on a user's machine at install time
+ */
+export function installScripts(manifest: PackageManifest): string[] {
+  return Object.keys(manifest.scripts ?? {}).filter((name) => INSTALL_SCRIPTS.includes(name));
+}

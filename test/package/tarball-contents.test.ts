@@ -1,0 +1,23 @@
+import { describe, expect, inject, it } from 'vitest';
+import { missingFiles, referencedFiles, unexpectedFiles, type PackageManifest } from './package-rules.js';
+import { listTarball, readFromTarball } from './tarball.js';
+
+const tarball = inject('packedTarball');
+const files = listTarball(tarball);
+const manifest = JSON.parse(readFromTarball(tarball, 'package.json')) as PackageManifest;
+
+describe('the packed tarball', () => {
+  it('holds both module formats, their declarations and source maps, the documents and package.json', () => {
+    expect(missingFiles(files, manifest)).toEqual([]);
+  });
+
+  it('holds nothing else: no sources, tests, examples, configs or stray build output', () => {
+    expect(unexpectedFiles(files, manifest)).toEqual([]);
+  });
+
+  it('holds every file package.json points to', () => {
+    const referenced = referencedFiles(manifest);
+    expect(referenced).toContain('dist/index.js');
+    expect(referenced.filter((path) => !files.includes(path))).toEqual([]);
+  });
+});
