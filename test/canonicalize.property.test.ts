@@ -1,0 +1,147 @@
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import safeStableStringify from 'safe-stable-stringify';
+import { describe, expect, it } from 'vitest';
+import { canonicalize } from '../src/canonicalize.js';
+import { hashString, stableHash } from '../src/stable-hash.js';
+
+const everything = {
+  withBigInt: true,
+  withBoxedValues: true,
+  withDate: true,
+  withMap: true,
+  withSet: true,
+  withNullPrototype: true,
+  withObjectString: true,
+  withTypedArray: true,
+  withSparseArray: true,
+  stringUnit: 'binary',
+} as const;
+
+const json = fc.jsonValue({ stringUnit: 'binary' });
+
+/** The same value with every object's keys inserted in another order (reversed, or rotated by `shift`). */
+function reorderKeys(value: unknown, shift: number): unknown {
+  if (Array.isArray(value)) return value.map((item) => reorderKeys(item, shift));
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value);
+  const turn = shift % Math.max(entries.length, 1);
+  const rotated = shift % 2 === 0 ? entries.reverse() : [...entries.slice(turn), ...entries.slice(0, turn)];
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of rotated) {
+    // defineProperty, so a key named __proto__ stays an own property.
+    const descriptor = { value: reorderKeys(item, shift), enumerable: true, writable: true, configurable: true };
+    Object.defineProperty(copy, key, descriptor);
+  }
+  return copy;
+}
+
+/** JSON's view of a JSON value: -0 becomes 0. */
+const normalise = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
+
+describe('canonicalize properties', () => {
+  it('never throws, and always gives a string that does not start with #', () => {
+    fc.assert(
+      fc.property(fc.anything(everything), (value) => {
+        const form = canonicalize(value);
+        expect(typeof form).toBe('string');
+        expect(form.startsWith('#')).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives equal values built separately the same form', () => {
+    fc.assert(
+      fc.property(fc.clone(fc.anything(everything), 2), ([left, right]) => {
+        expect(canonicalize(left)).toBe(canonicalize(right));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('ignores the order keys were inserted in', () => {
+    fc.assert(
+      fc.property(json, fc.nat(), (value, shift) => {
+        expect(canonicalize(reorderKeys(value, shift))).toBe(canonicalize(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('ignores the order Map entries and Set members were inserted in', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(json, json), { selector: ([key]) => key }), (entries) => {
+        const reversed = [...entries].reverse();
+        expect(canonicalize(new Map(reversed))).toBe(canonicalize(new Map(entries)));
+        const members = entries.map(([key]) => key);
+        expect(canonicalize(new Set([...members].reverse()))).toBe(canonicalize(new Set(members)));
+      }),
+    );
+  });
+
+  it('writes JSON values as compact JSON with sorted keys, the same text safe-stable-stringify writes', () => {
+    fc.assert(
+      fc.property(json, (value) => {
+        const form = canonicalize(value);
+        expect(form).toBe(safeStableStringify(value));
+        expect(JSON.parse(form)).toEqual(normalise(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives different JSON values different forms', () => {
+    fc.assert(
+      fc.property(json, json, (left, right) => {
+        const same = isDeepStrictEqual(normalise(left), normalise(right));
+        expect(canonicalize(left) === canonicalize(right)).toBe(same);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('keeps a string apart from every other value that could print like it', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.anything(everything), (text, other) => {
+        fc.pre(text !== other && !(other instanceof String));
+        expect(canonicalize(text)).not.toBe(canonicalize(other));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('stableHash properties', () => {
+  it('is 28 lowercase hex characters and the hash of the canonical form', () => {
+    fc.assert(
+      fc.property(fc.anything(everything), (value) => {
+        const hash = stableHash(value);
+        expect(hash).toMatch(/^[0-9a-f]{28}$/);
+        expect(hash).toBe(hashString(canonicalize(value)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('hashes any string, lone surrogates included, the same way every time', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        const hash = hashString(text);
+        expect(hash).toMatch(/^[0-9a-f]{28}$/);
+        expect(hashString(text.slice(0))).toBe(hash);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('separates different strings', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (left, right) => {
+        fc.pre(left !== right);
+        expect(hashString(left)).not.toBe(hashString(right));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
