@@ -6,7 +6,7 @@
 import stringify from 'safe-stable-stringify';
 import { createGuard, type GuardStep } from '../src/index.js';
 import { guardSteps } from './fixtures.js';
-import { comparePairs, roundOptions, type Pair } from './harness.js';
+import { CLOCK_NAME, comparePairs, roundOptions, type Pair } from './harness.js';
 import { formatNs, formatRatio, publish } from './report.js';
 
 /** Distinct steps per cycle; the guard is reset when a cycle starts again, so every outcome is new and nothing stops. */
@@ -55,7 +55,7 @@ publish(import.meta.filename, {
   title: '4. `check()` against its floor',
   method:
     `Ours: \`guard.check(step)\` with default options and \`maxSteps: false\`, cycling through ${CYCLE.toLocaleString('en-US')} distinct steps (the guard is reset when the cycle restarts, one reset per ${CYCLE.toLocaleString('en-US')} checks). ` +
-    `Floor: \`safe-stable-stringify\` of each call's arguments and of its result, once, over the same steps. ${String(options.rounds)} interleaved rounds.`,
+    `Floor: \`safe-stable-stringify\` of each call's arguments and of its result, once, over the same steps. ${String(options.rounds)} interleaved rounds, ${CLOCK_NAME}.`,
   tables: [
     {
       header: ['Step', 'Floor', 'check()', 'Floor time', 'check() time', 'Ratio'],

@@ -5,7 +5,7 @@
  */
 import { createGuard, type Guard, type GuardOptions } from '../src/index.js';
 import { guardSteps } from './fixtures.js';
-import { QUICK, median } from './harness.js';
+import { CLOCK_NAME, QUICK, clock, median } from './harness.js';
 import { formatNs, formatRatio, publish } from './report.js';
 
 const LENGTHS = QUICK ? [100, 1_000, 10_000] : [100, 10_000, 100_000];
@@ -33,12 +33,12 @@ class HistoryCase {
     if (guard === undefined) throw new Error('unreachable: rebuilt above');
     const steps = guardSteps(this.next, BATCH, this.shareHits);
     let stops = 0;
-    const start = performance.now();
+    const start = clock();
     for (const step of steps) if (guard.check(step).stop) stops++;
-    const elapsed = performance.now() - start;
+    const elapsed = clock() - start;
     this.stops += stops;
     this.next += BATCH;
-    return (elapsed * 1e6) / BATCH;
+    return elapsed / BATCH;
   }
 
   private rebuild(): void {
@@ -112,7 +112,7 @@ publish(import.meta.filename, {
     `Each step is one \`search\` call with arguments \`{ query, limit, filters }\` (unique per step, so no detector stops) and a result of about 2 KB. ` +
     `A guard (default options plus \`maxSteps: false\`, and \`historyLimit\` where the scenario says so) is filled with N steps untimed; then batches of ${String(BATCH)} further steps are timed, and the history is rebuilt once it grows 20% past N. ` +
     'With a shared hit list the heap holds little besides the guard; with results that own their 2 KB, a guard without a limit keeps every one of them alive (about 500 MB at 100,000 steps), so garbage collection has more to trace. ' +
-    `${String(SAMPLES)} batches per length, taken in turn across all lengths and scenarios (so they share the machine's conditions); the figures are the median and mean per check over batches, and the ratio divides medians.`,
+    `${String(SAMPLES)} batches per length, taken in turn across all lengths and scenarios (so they share the machine's conditions); the figures are the median and mean ${CLOCK_NAME} per check over batches, and the ratio divides medians.`,
   tables: [{ header: ['Scenario', 'History length', 'Median per check', 'Mean per check', 'Median ratio to 100'], rows }],
   targets: [
     {

@@ -3,7 +3,7 @@
  * every step) must cost about as much as checking each step once, not replaying the run on every call.
  */
 import { createGuard, toGuardStep, toStopWhen, type GuardOptions } from '../src/index.js';
-import { comparePairs, roundOptions, type Pair } from './harness.js';
+import { CLOCK_NAME, comparePairs, roundOptions, type Pair } from './harness.js';
 import { formatNs, formatRatio, publish } from './report.js';
 import { recordSdkRun } from './sdk-run.js';
 
@@ -40,14 +40,16 @@ const pairs: Pair[] = [
   { input: `${String(STEPS)} SDK steps`, peer: '300 × check(toGuardStep(step))', ours: throughStopWhen, theirs: mapAndCheck },
   { input: `${String(STEPS)} SDK steps`, peer: '300 × check(step), pre-mapped', ours: throughStopWhen, theirs: checkMapped },
 ];
-const results = await comparePairs(pairs, roundOptions({ rounds: 5, minCpuMs: 500 }, { rounds: 2, minCpuMs: 60 }));
+const options = roundOptions({ rounds: 5, minCpuMs: 500 }, { rounds: 2, minCpuMs: 60 });
+const results = await comparePairs(pairs, options);
 const main = results[0];
 publish(import.meta.filename, {
   title: '5. `toStopWhen` over a 300-step AI SDK run',
   method:
     `A real run recorded once with \`generateText\` and the SDK's \`MockLanguageModelV4\`: ${String(STEPS)} steps, each one \`search\` call with unique arguments and a 2 KB result (the SDK's own \`StepResult\` objects). ` +
     'Ours: a new `toStopWhen({ maxSteps: false })` condition, called after each step with one growing array, as `generateText` does. ' +
-    'Peers: a new guard checking each step once, either mapping it with `toGuardStep` on the way (the same work on the same input, the target) or taking steps mapped beforehand (shows what mapping costs).',
+    'Peers: a new guard checking each step once, either mapping it with `toGuardStep` on the way (the same work on the same input, the target) or taking steps mapped beforehand (shows what mapping costs). ' +
+    `${String(options.rounds)} interleaved rounds, ${CLOCK_NAME}.`,
   tables: [
     {
       header: ['Input', 'Peer', 'Peer time per run', 'toStopWhen time per run', 'Ratio'],
