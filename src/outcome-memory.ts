@@ -1,3 +1,5 @@
+import { flattenString } from './flatten-string.js';
+
 /**
  * The tool outcomes a `noProgress` detector has already seen: every one in the run, or, with a window, those produced
  * by the last `window` steps before the current one.
@@ -22,7 +24,8 @@ export function createOutcomeMemory(window: number | undefined): OutcomeMemory {
     return {
       remember(outcome) {
         if (seen.has(outcome)) return false;
-        seen.add(outcome);
+        // Kept for the rest of the run: worth storing in one piece.
+        seen.add(flattenString(outcome));
         return true;
       },
       get size() {
@@ -56,7 +59,7 @@ export function createOutcomeMemory(window: number | undefined): OutcomeMemory {
       // Whatever is still remembered after this came from one of the last `window` steps (or from this one).
       forgetBefore(index - window);
       const isNew = !lastSeen.has(outcome);
-      lastSeen.set(outcome, index);
+      lastSeen.set(isNew ? flattenString(outcome) : outcome, index);
       queue.push({ outcome, index });
       return isNew;
     },
