@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSy
 import { cpus, loadavg, release, tmpdir, type } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './harness.js';
 import { REPORT_DIRECTORY_VARIABLE, sectionToMarkdown, tableToMarkdown, type Section } from './report.js';
 
 const quick = process.argv.includes('--quick');
@@ -54,10 +55,12 @@ function runFile(file: string, reportDirectory: string): Promise<FileOutcome> {
   });
 }
 
+// The 1-minute load average, every five seconds: how busy the shared machine was while the figures were taken.
 const loads: number[] = [];
 const sampleLoad = (): void => {
   loads.push(loadavg()[0] ?? Number.NaN);
 };
+const loadSampler = setInterval(sampleLoad, 5_000);
 
 const startedAt = new Date();
 const reportDirectory = mkdtempSync(join(tmpdir(), 'agent-loopguard-bench-'));
@@ -72,6 +75,7 @@ try {
   }
   sampleLoad();
 } finally {
+  clearInterval(loadSampler);
   rmSync(reportDirectory, { recursive: true, force: true });
 }
 
@@ -115,7 +119,7 @@ const lines = [
       ['OS', `${type()} ${release()}`],
       [
         'Load',
-        `1-minute load average between ${Math.min(...loads).toFixed(2)} and ${Math.max(...loads).toFixed(2)} during the run (sampled before each file); the machine is shared, so absolute times are noisy while ratios, measured side by side, are steadier`,
+        `1-minute load average ${Math.min(...loads).toFixed(2)} to ${Math.max(...loads).toFixed(2)}, median ${median(loads).toFixed(2)} (every 5 s during the run; 2.00 would mean both cores busy). The machine is shared: absolute times move with its load, ratios measured side by side much less`,
       ],
       [
         'Clock',
@@ -127,7 +131,7 @@ const lines = [
     ],
   }),
   '',
-  'Reproduce with `npm ci && npm run bench` (about a few minutes; `npm run bench -- --quick` is a short smoke run).',
+  'Reproduce with `npm ci && npm run bench`; `npm run bench -- --quick` is a short smoke run that judges nothing.',
   '',
   '## Targets',
   '',
