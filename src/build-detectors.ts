@@ -16,7 +16,7 @@ export function buildDetectors(options: ResolvedOptions): readonly Detector[] {
     options.maxSteps !== false && maxStepsDetector(options.maxSteps),
     options.repeatedToolCall !== false && repeatedToolCallDetector(options.repeatedToolCall),
     options.oscillation !== false && oscillationDetector(options.oscillation),
-    options.noProgress !== false && noProgressDetector(options.noProgress),
+    options.noProgress !== false && noProgressDetector(options.noProgress, options.historyLimit),
     options.custom.length > 0 && customDetector(options.custom),
   ];
   return detectors.filter((detector) => detector !== false);

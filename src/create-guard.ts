@@ -3,6 +3,7 @@ import type { StepFacts } from './detector.js';
 import { reduceStep } from './reduce-step.js';
 import { resolveOptions } from './resolve-options.js';
 import { addStep, emptyTotals } from './run-totals.js';
+import { createStepHistory } from './step-history.js';
 import type { Guard, GuardOptions, GuardStep, GuardSummary, GuardWarning, StopVerdict, Verdict } from './types.js';
 
 /**
@@ -18,22 +19,19 @@ export function createGuard(options?: GuardOptions): Guard {
   const detectors = buildDetectors(resolved);
   const now = resolved.now;
 
-  let history: GuardStep[] = [];
-  let frozenHistory: readonly GuardStep[] | undefined;
+  const history = createStepHistory(resolved.historyLimit);
+  let steps = 0;
   let totals = emptyTotals();
   let toolCalls = 0;
   let stops = 0;
   let lastVerdict: Verdict | null = null;
   let startedAt = now();
 
-  const readHistory = (): readonly GuardStep[] => (frozenHistory ??= Object.freeze(history.slice()));
-
   return {
     check(raw: GuardStep): Verdict {
       const reduced = reduceStep(raw);
-      const index = history.length;
+      const index = steps++;
       history.push(reduced.step);
-      frozenHistory = undefined;
       addStep(totals, reduced.step);
       toolCalls += reduced.calls.length;
 
@@ -41,7 +39,10 @@ export function createGuard(options?: GuardOptions): Guard {
       const facts: StepFacts = {
         index,
         step: reduced.step,
-        history,
+        // A getter: with `historyLimit` the rules get a copy, made only when a custom rule asks for it.
+        get history() {
+          return history.forRules();
+        },
         calls: reduced.calls,
         normalizedText: reduced.normalizedText,
         hasText: reduced.normalizedText !== '',
@@ -69,8 +70,8 @@ export function createGuard(options?: GuardOptions): Guard {
     },
 
     reset(): void {
-      history = [];
-      frozenHistory = undefined;
+      history.clear();
+      steps = 0;
       totals = emptyTotals();
       toolCalls = 0;
       stops = 0;
@@ -83,7 +84,7 @@ export function createGuard(options?: GuardOptions): Guard {
       const detectorStates: Record<string, ReturnType<(typeof detectors)[number]['state']>> = {};
       for (const detector of detectors) detectorStates[detector.kind] = detector.state();
       return {
-        steps: history.length,
+        steps,
         toolCalls,
         stops,
         lastVerdict,
@@ -93,7 +94,7 @@ export function createGuard(options?: GuardOptions): Guard {
     },
 
     get history(): readonly GuardStep[] {
-      return readHistory();
+      return history.snapshot();
     },
   };
 }

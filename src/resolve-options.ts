@@ -31,6 +31,8 @@ export interface ResolvedOptions {
   readonly budget: { readonly limits: readonly ResolvedBudgetLimit[] } | false;
   readonly custom: readonly CustomDetector[];
   readonly now: () => number;
+  /** Steps kept in history; `undefined` keeps every step. */
+  readonly historyLimit: number | undefined;
 }
 
 /** Budget option names in the order limits are checked, with the metric and code each one maps to. */
@@ -53,6 +55,7 @@ const TOP_LEVEL_KEYS = [
   'budget',
   'custom',
   'now',
+  'historyLimit',
 ];
 
 /** `false` switches a detector off; `undefined` or `true` keep its defaults; an object tunes it. */
@@ -157,6 +160,14 @@ function resolveNow(value: unknown): () => number {
   return value as () => number;
 }
 
+function resolveHistoryLimit(value: unknown): number | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    optionError('historyLimit', 'an integer of at least 1, or false', value);
+  }
+  return value;
+}
+
 /**
  * Validates options once, when a guard is created, into a frozen object with every default filled in.
  * @throws TypeError naming the option path when a value does not fit.
@@ -172,5 +183,6 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     budget: resolveBudget(given.budget),
     custom: resolveCustom(given.custom),
     now: resolveNow(given.now),
+    historyLimit: resolveHistoryLimit(given.historyLimit),
   });
 }

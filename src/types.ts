@@ -168,7 +168,7 @@ export interface CustomStop {
 
 /**
  * A rule of your own. Receives the history (the current step last; the guard's live array, so read it but do not
- * change it) and the current step.
+ * change it; with `historyLimit`, a frozen copy of the kept steps) and the current step.
  * Return `undefined` or `{ stop: false }` to continue. Errors it throws propagate out of `check`.
  */
 export type CustomDetector = (
@@ -245,6 +245,15 @@ export interface GuardOptions {
   readonly custom?: CustomDetector | readonly CustomDetector[] | undefined;
   /** Clock for the wall-clock part of `maxDurationMs`, in milliseconds. @default Date.now */
   readonly now?: (() => number) | undefined;
+  /**
+   * Keep only the most recent this-many steps, so a guard that lives for a long session holds bounded memory.
+   * `history` and what custom detectors receive then hold at most this many steps, and `noProgress` treats an
+   * outcome as new unless one of the last `historyLimit` steps produced it (a cycle longer than that looks like
+   * progress). Counts, totals and the other detectors are unaffected: their state never depended on old steps.
+   * An integer of at least 1, or `false` to keep every step.
+   * @default false
+   */
+  readonly historyLimit?: number | false | undefined;
 }
 
 /** What `summary()` returns: counts, totals and each detector's state, all JSON, nothing time-dependent. */
@@ -272,6 +281,6 @@ export interface Guard {
   reset(): void;
   /** Counts, totals and per-detector state as JSON. */
   summary(): GuardSummary;
-  /** The steps recorded so far, as a frozen shallow copy. */
+  /** The steps recorded so far (the last `historyLimit` of them, if set), as a frozen shallow copy. */
   readonly history: readonly GuardStep[];
 }

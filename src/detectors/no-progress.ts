@@ -1,5 +1,6 @@
 import type { Detector } from '../detector.js';
 import { preview } from '../normalize-text.js';
+import { createOutcomeMemory } from '../outcome-memory.js';
 import { hashString } from '../stable-hash.js';
 
 /** Short texts compare as themselves, long ones by length and hash; the prefixes keep the two apart. */
@@ -11,9 +12,10 @@ function keyOfText(text: string): string {
 /**
  * Stops after `threshold` consecutive stalled steps with the same normalised text. A step is stalled when none
  * of its tool outcomes is new in this run; a step without tool calls is always stalled.
+ * @param window - with `historyLimit`, "new" means not produced by any of the last `window` steps before this one
  */
-export function noProgressDetector(options: { readonly threshold: number }): Detector {
-  let seenOutcomes = new Set<string>();
+export function noProgressDetector(options: { readonly threshold: number }, window?: number): Detector {
+  const seenOutcomes = createOutcomeMemory(window);
   let stalled = 0;
   // Stryker disable next-line StringLiteral: never read while stalled is 0, and the first stalled step overwrites it.
   let textKey = '';
@@ -25,10 +27,7 @@ export function noProgressDetector(options: { readonly threshold: number }): Det
     check(facts) {
       let progressed = false;
       for (const call of facts.calls) {
-        if (!seenOutcomes.has(call.outcome)) {
-          seenOutcomes.add(call.outcome);
-          progressed = true;
-        }
+        if (seenOutcomes.remember(call.outcome, facts.index)) progressed = true;
       }
       if (progressed) {
         stalled = 0;
@@ -58,7 +57,7 @@ export function noProgressDetector(options: { readonly threshold: number }): Det
       };
     },
     reset() {
-      seenOutcomes = new Set();
+      seenOutcomes.clear();
       stalled = 0;
       // Stryker disable next-line StringLiteral: never read while stalled is 0, like the initial value.
       textKey = '';

@@ -1,0 +1,48 @@
+import type { GuardStep } from './types.js';
+
+/** The steps a guard keeps: every one, or only the most recent `limit`. */
+export interface StepHistory {
+  /** Records a step; with a limit, the oldest kept step is forgotten once the limit is reached. */
+  push(step: GuardStep): void;
+  /** The kept steps, oldest first, as a frozen copy made at most once per recorded step. */
+  snapshot(): readonly GuardStep[];
+  /**
+   * What custom rules receive. Without a limit, the live array: a copy per step would make every check cost grow
+   * with the run. With a limit, the snapshot: a copy of at most `limit` steps, so the cost stays bounded.
+   */
+  forRules(): readonly GuardStep[];
+  clear(): void;
+}
+
+/**
+ * A history without a limit is a plain array. With a limit it is a ring of `limit` slots: recording a step costs the
+ * same at any length (dropping the first element of a large array would move all the others).
+ */
+export function createStepHistory(limit: number | undefined): StepHistory {
+  let steps: GuardStep[] = [];
+  /** With a limit, once the ring is full: the slot of the oldest step. */
+  let oldest = 0;
+  let frozen: readonly GuardStep[] | undefined;
+
+  const snapshot = (): readonly GuardStep[] =>
+    (frozen ??= Object.freeze(oldest === 0 ? steps.slice() : [...steps.slice(oldest), ...steps.slice(0, oldest)]));
+
+  return {
+    push(step) {
+      frozen = undefined;
+      if (limit === undefined || steps.length < limit) {
+        steps.push(step);
+        return;
+      }
+      steps[oldest] = step;
+      oldest = (oldest + 1) % limit;
+    },
+    snapshot,
+    forRules: () => (limit === undefined ? steps : snapshot()),
+    clear() {
+      steps = [];
+      oldest = 0;
+      frozen = undefined;
+    },
+  };
+}
