@@ -25,11 +25,13 @@ export function createStepHistory(limit: number | undefined): StepHistory {
   let frozen: readonly GuardStep[] | undefined;
 
   const snapshot = (): readonly GuardStep[] =>
+    // Stryker disable next-line ConditionalExpression: equivalent: with oldest 0 both branches build the same array; the first is a fast path.
     (frozen ??= Object.freeze(oldest === 0 ? steps.slice() : [...steps.slice(oldest), ...steps.slice(0, oldest)]));
 
   return {
     push(step) {
       frozen = undefined;
+      // Stryker disable next-line ConditionalExpression: equivalent: while the ring is not full, oldest equals steps.length, so writing steps[oldest] appends too.
       if (limit === undefined || steps.length < limit) {
         steps.push(step);
         return;
