@@ -4,16 +4,8 @@ import { canonicalize, createGuard } from '../../src/index.js';
 import type { GuardOptions, GuardStep, GuardToolCall, Verdict } from '../../src/index.js';
 import { reorderKeys } from '../support/reorder-keys.js';
 import { fuzzParameters } from './fuzz-settings.js';
+import { ALL_OFF as ONLY } from '../step-builder.js';
 
-/** Only the detector under test runs, so no other one can stop first. */
-const ONLY: GuardOptions = {
-  maxSteps: false,
-  repeatedToolCall: false,
-  oscillation: false,
-  noProgress: false,
-  finishReason: false,
-  budget: false,
-};
 
 const callArbitrary = fc.record({
   name: fc.constantFrom('search', 'read', 'fetch', 'write'),

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, isFault } from '../../src/index.js';
-import type { GuardOptions, StopVerdict } from '../../src/index.js';
+import type { StopVerdict } from '../../src/index.js';
 import { preview, PREVIEW_LENGTH } from '../../src/normalize-text.js';
+import { ALL_OFF } from '../step-builder.js';
 
-const ALL_OFF: GuardOptions = {
-  maxSteps: false,
-  repeatedToolCall: false,
-  oscillation: false,
-  noProgress: false,
-  finishReason: false,
-  budget: false,
-};
 
 describe('a switched-off detector is absent, not merely quiet', () => {
   it.each([
