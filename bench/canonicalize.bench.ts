@@ -17,8 +17,8 @@ import { measure } from 'mitata';
 import objectHash from 'object-hash';
 import { hash as ohashHash, serialize as ohashSerialize } from 'ohash';
 import safeStableStringify from 'safe-stable-stringify';
-import { canonicalize } from '../src/canonicalize.js';
-import { stableHash } from '../src/stable-hash.js';
+import { canonicalize } from '../src/canonical/canonicalize.js';
+import { stableHash } from '../src/canonical/stable-hash.js';
 import { inputs } from './inputs.js';
 
 interface Contender {

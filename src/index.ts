@@ -1,5 +1,5 @@
-export { canonicalize } from './canonicalize.js';
-export { stableHash } from './stable-hash.js';
+export { canonicalize } from './canonical/canonicalize.js';
+export { stableHash } from './canonical/stable-hash.js';
 export type {
   BudgetLimit,
   BudgetMetric,
@@ -27,10 +27,10 @@ export type {
   StopVerdictFor,
   Verdict,
 } from './types.js';
-export { createGuard } from './create-guard.js';
-export { DEFAULT_OPTIONS } from './default-options.js';
-export { explain } from './explain.js';
-export { isFault } from './is-fault.js';
+export { createGuard } from './guard/create-guard.js';
+export { DEFAULT_OPTIONS } from './options/default-options.js';
+export { explain } from './guard/explain.js';
+export { isFault } from './guard/is-fault.js';
 export { runAgentLoop } from './adapters/run-agent-loop.js';
 export type { AbortSignalLike, AgentLoopResult, AgentLoopStep, RunAgentLoopOptions } from './adapters/run-agent-loop.js';
 export { toGuardStep } from './adapters/to-guard-step.js';

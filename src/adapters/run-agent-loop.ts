@@ -1,6 +1,6 @@
-import { createGuard } from '../create-guard.js';
-import { isFault } from '../is-fault.js';
-import { safeArray, safeRead } from '../safe-read.js';
+import { createGuard } from '../guard/create-guard.js';
+import { isFault } from '../guard/is-fault.js';
+import { safeArray, safeRead } from '../guard/safe-read.js';
 import type { Guard, GuardStep, Verdict } from '../types.js';
 
 /** A step as `runAgentLoop` expects it: a {@link GuardStep}, optionally saying whether the agent is done. */

@@ -1,4 +1,4 @@
-import { safeArray, safeRead } from '../safe-read.js';
+import { safeArray, safeRead } from '../guard/safe-read.js';
 import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
 
 /**

@@ -1,5 +1,5 @@
-import { createGuard } from '../create-guard.js';
-import { safeRead } from '../safe-read.js';
+import { createGuard } from '../guard/create-guard.js';
+import { safeRead } from '../guard/safe-read.js';
 import type { Guard, GuardOptions, StopVerdict, Verdict } from '../types.js';
 import { toGuardStep } from './to-guard-step.js';
 import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';

@@ -1,4 +1,4 @@
-import { createGuard } from '../create-guard.js';
+import { createGuard } from '../guard/create-guard.js';
 import type { Guard, GuardStep, Verdict } from '../types.js';
 
 /** The steps of a source, as long as the guard lets them through, plus the last verdict. */

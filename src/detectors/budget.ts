@@ -1,5 +1,5 @@
-import type { Detector, StepFacts } from '../detector.js';
-import type { ResolvedBudgetLimit } from '../resolve-options.js';
+import type { Detector, StepFacts } from './detector.js';
+import type { ResolvedBudgetLimit } from '../options/resolve-options.js';
 import type { BudgetMetric, GuardWarning, StopVerdictFor } from '../types.js';
 
 const LABELS: Readonly<Record<BudgetMetric, string>> = {

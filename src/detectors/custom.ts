@@ -1,4 +1,4 @@
-import type { Detector } from '../detector.js';
+import type { Detector } from './detector.js';
 import type { CustomDetector, StopVerdictFor } from '../types.js';
 
 function readStop(result: unknown): StopVerdictFor<'custom'> | undefined {

@@ -1,5 +1,5 @@
-import type { Detector } from '../detector.js';
-import { normalizeFinishReason } from '../normalize-finish-reason.js';
+import type { Detector } from './detector.js';
+import { normalizeFinishReason } from './normalize-finish-reason.js';
 import type { OtherPolicy, StopVerdictFor } from '../types.js';
 
 /**

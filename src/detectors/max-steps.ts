@@ -1,4 +1,4 @@
-import type { Detector } from '../detector.js';
+import type { Detector } from './detector.js';
 
 /** Stops once `limit` steps have been recorded: with a limit of 3, the third step stops. */
 export function maxStepsDetector(options: { readonly limit: number }): Detector {

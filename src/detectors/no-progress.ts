@@ -1,7 +1,7 @@
-import type { Detector } from '../detector.js';
-import { preview } from '../normalize-text.js';
-import { createOutcomeMemory } from '../outcome-memory.js';
-import { hashString } from '../stable-hash.js';
+import type { Detector } from './detector.js';
+import { preview } from '../guard/normalize-text.js';
+import { createOutcomeMemory } from './outcome-memory.js';
+import { hashString } from '../canonical/stable-hash.js';
 
 /** Short texts compare as themselves, long ones by length and hash; the prefixes keep the two apart. */
 function keyOfText(text: string): string {

@@ -1,4 +1,4 @@
-import type { CallFacts, Detector } from '../detector.js';
+import type { CallFacts, Detector } from './detector.js';
 import type { StopVerdictFor } from '../types.js';
 
 /** True when the calls are not all the same one: a one-call cycle is a repeat, not an oscillation. */

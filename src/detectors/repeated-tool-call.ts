@@ -1,4 +1,4 @@
-import type { Detector } from '../detector.js';
+import type { Detector } from './detector.js';
 import type { StopVerdictFor } from '../types.js';
 
 /** Step indexes kept for evidence; bounded so an ignored stop cannot grow memory without end. */

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runAgentLoop } from '../../src/adapters/run-agent-loop.js';
 import type { AgentLoopStep } from '../../src/adapters/run-agent-loop.js';
-import { createGuard } from '../../src/create-guard.js';
+import { createGuard } from '../../src/guard/create-guard.js';
 import type { Verdict } from '../../src/types.js';
 
 const search = (query: string): AgentLoopStep => ({

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toStopWhen } from '../../src/adapters/to-stop-when.js';
 import type { AiSdkStepLike } from '../../src/adapters/to-guard-step.js';
-import { createGuard } from '../../src/create-guard.js';
+import { createGuard } from '../../src/guard/create-guard.js';
 import type { Guard, GuardOptions, StopVerdict } from '../../src/types.js';
 
 /** An AI SDK-shaped step calling `tool` with `input`. */

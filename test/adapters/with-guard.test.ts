@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withGuard } from '../../src/adapters/with-guard.js';
-import { createGuard } from '../../src/create-guard.js';
+import { createGuard } from '../../src/guard/create-guard.js';
 import type { GuardStep } from '../../src/types.js';
 
 const search = (query: string): GuardStep => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, type BudgetOptions } from '../../src/index.js';
-import { ALL_OFF } from '../step-builder.js';
+import { ALL_OFF } from '../support/step-builder.js';
 
 function guardWith(budget: BudgetOptions, now: () => number = () => 0) {
   return createGuard({ ...ALL_OFF, budget, now });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createGuard, type CustomDetector, type GuardStep } from '../../src/index.js';
-import { ALL_OFF, text, tool } from '../step-builder.js';
+import { ALL_OFF, text, tool } from '../support/step-builder.js';
 
 describe('custom', () => {
   it('receives the history with the current step last, and the current step', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, type GuardOptions, type GuardStep } from '../../src/index.js';
-import { ALL_OFF, call } from '../step-builder.js';
+import { ALL_OFF, call } from '../support/step-builder.js';
 
 function verdictFor(step: GuardStep, options: GuardOptions['finishReason'] = {}) {
   return createGuard({ ...ALL_OFF, finishReason: options }).check(step);

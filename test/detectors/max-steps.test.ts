@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard } from '../../src/index.js';
-import { ALL_OFF, text } from '../step-builder.js';
+import { ALL_OFF, text } from '../support/step-builder.js';
 
 describe('maxSteps', () => {
   it('stops on the step that reaches the limit, not before', () => {

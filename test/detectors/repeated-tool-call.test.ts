@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, type GuardOptions } from '../../src/index.js';
-import { ALL_OFF, call, calls, text, tool } from '../step-builder.js';
+import { ALL_OFF, call, calls, text, tool } from '../support/step-builder.js';
 
 function guardWith(options: GuardOptions['repeatedToolCall'] = {}) {
   return createGuard({ ...ALL_OFF, repeatedToolCall: options });

@@ -4,7 +4,7 @@ import { canonicalize, createGuard } from '../../src/index.js';
 import type { GuardOptions, GuardStep, GuardToolCall, Verdict } from '../../src/index.js';
 import { reorderKeys } from '../support/reorder-keys.js';
 import { fuzzParameters } from './fuzz-settings.js';
-import { ALL_OFF as ONLY } from '../step-builder.js';
+import { ALL_OFF as ONLY } from '../support/step-builder.js';
 
 
 const callArbitrary = fc.record({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapesLongStringsInPieces } from '../../src/json-quote.js';
+import { escapesLongStringsInPieces } from '../../src/canonical/json-quote.js';
 import { toGuardStep } from '../../src/index.js';
 import type { AiSdkStepLike, AiSdkUsageLike } from '../../src/index.js';
 

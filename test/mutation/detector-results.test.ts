@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Detector, StepFacts } from '../../src/detector.js';
+import type { Detector, StepFacts } from '../../src/detectors/detector.js';
 import { budgetDetector } from '../../src/detectors/budget.js';
 import { customDetector } from '../../src/detectors/custom.js';
 import { finishReasonDetector } from '../../src/detectors/finish-reason.js';
 import { oscillationDetector } from '../../src/detectors/oscillation.js';
 import { repeatedToolCallDetector } from '../../src/detectors/repeated-tool-call.js';
-import { reduceStep } from '../../src/reduce-step.js';
+import { reduceStep } from '../../src/guard/reduce-step.js';
 import type { GuardStep } from '../../src/index.js';
 
 /** Facts for a step, as the guard would build them (no clock, totals from this step alone). */

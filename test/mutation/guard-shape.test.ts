@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, isFault } from '../../src/index.js';
 import type { StopVerdict } from '../../src/index.js';
-import { preview, PREVIEW_LENGTH } from '../../src/normalize-text.js';
-import { ALL_OFF } from '../step-builder.js';
+import { preview, PREVIEW_LENGTH } from '../../src/guard/normalize-text.js';
+import { ALL_OFF } from '../support/step-builder.js';
 
 
 describe('a switched-off detector is absent, not merely quiet', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reduceStep } from '../../src/reduce-step.js';
+import { reduceStep } from '../../src/guard/reduce-step.js';
 
 describe('reduceStep keeps only what was given', () => {
   it('leaves out every field that was not supplied', () => {

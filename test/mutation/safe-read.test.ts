@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeArray, safeRead, usableNumber } from '../../src/safe-read.js';
+import { safeArray, safeRead, usableNumber } from '../../src/guard/safe-read.js';
 
 function revoked<T extends object>(target: T): T {
   const { proxy, revoke } = Proxy.revocable(target, {});

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalize, createGuard, stableHash } from '../../src/index.js';
 import type { GuardOptions } from '../../src/index.js';
-import { normalizeFinishReason } from '../../src/normalize-finish-reason.js';
-import { normalizeText } from '../../src/normalize-text.js';
+import { normalizeFinishReason } from '../../src/detectors/normalize-finish-reason.js';
+import { normalizeText } from '../../src/guard/normalize-text.js';
 
 /*
  * Huge inputs must cost bounded work and never overflow the stack. Work is asserted by counting the reads a proxy

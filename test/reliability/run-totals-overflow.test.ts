@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard } from '../../src/index.js';
-import { addStep, emptyTotals } from '../../src/run-totals.js';
+import { addStep, emptyTotals } from '../../src/guard/run-totals.js';
 import { expectPlainJson } from '../support/plain-json.js';
 
 const HUGE = Number.MAX_VALUE;

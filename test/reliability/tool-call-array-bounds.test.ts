@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard } from '../../src/index.js';
-import { MAX_ARRAY_ITEMS, safeArray } from '../../src/safe-read.js';
+import { MAX_ARRAY_ITEMS, safeArray } from '../../src/guard/safe-read.js';
 import type { GuardStep } from '../../src/index.js';
 
 /** An array proxy whose `length` reads as `length`, whatever that is. */

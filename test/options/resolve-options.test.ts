@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGuard, type GuardOptions } from '../src/index.js';
-import { resolveOptions } from '../src/resolve-options.js';
+import { createGuard, type GuardOptions } from '../../src/index.js';
+import { resolveOptions } from '../../src/options/resolve-options.js';
 
 describe('resolveOptions', () => {
   it('fills in every default and freezes the result', () => {

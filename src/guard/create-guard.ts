@@ -1,10 +1,10 @@
-import { buildDetectors } from './build-detectors.js';
-import type { StepFacts } from './detector.js';
+import { buildDetectors } from '../detectors/registry.js';
+import type { StepFacts } from '../detectors/detector.js';
 import { reduceStep } from './reduce-step.js';
-import { resolveOptions } from './resolve-options.js';
+import { resolveOptions } from '../options/resolve-options.js';
 import { addStep, emptyTotals } from './run-totals.js';
 import { createStepHistory } from './step-history.js';
-import type { Guard, GuardOptions, GuardStep, GuardSummary, GuardWarning, StopVerdict, Verdict } from './types.js';
+import type { Guard, GuardOptions, GuardStep, GuardSummary, GuardWarning, StopVerdict, Verdict } from '../types.js';
 
 /**
  * Creates a guard for one agent run. Options are validated here, once.

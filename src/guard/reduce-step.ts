@@ -1,9 +1,9 @@
-import { canonicalize } from './canonicalize.js';
-import type { CallFacts } from './detector.js';
+import { canonicalize } from '../canonical/canonicalize.js';
+import type { CallFacts } from '../detectors/detector.js';
 import { normalizeText, preview } from './normalize-text.js';
 import { safeArray, safeRead, usableNumber } from './safe-read.js';
-import { comparisonKey } from './stable-hash.js';
-import type { GuardStep, GuardToolCall, GuardUsage } from './types.js';
+import { comparisonKey } from '../canonical/stable-hash.js';
+import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
 
 /** A step read once: a sanitised copy for history, and the facts detectors compare. */
 export interface ReducedStep {

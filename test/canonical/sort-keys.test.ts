@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortKeys } from '../src/sort-keys.js';
+import { sortKeys } from '../../src/canonical/sort-keys.js';
 
 describe('sortKeys', () => {
   it('sorts in place by UTF-16 code unit order', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createGuard, type CustomDetector, type GuardOptions, type GuardStep } from '../src/index.js';
-import { ALL_OFF, text, tool } from './step-builder.js';
+import { createGuard, type CustomDetector, type GuardOptions, type GuardStep } from '../../src/index.js';
+import { ALL_OFF, text, tool } from '../support/step-builder.js';
 
 /** Small alphabets, so repeats, cycles, stalls, finish reasons and budgets all happen in short runs. */
 const stepArbitrary: fc.Arbitrary<GuardStep> = fc.record(

@@ -1,12 +1,12 @@
 import type { Detector } from './detector.js';
-import { budgetDetector } from './detectors/budget.js';
-import { customDetector } from './detectors/custom.js';
-import { finishReasonDetector } from './detectors/finish-reason.js';
-import { maxStepsDetector } from './detectors/max-steps.js';
-import { noProgressDetector } from './detectors/no-progress.js';
-import { oscillationDetector } from './detectors/oscillation.js';
-import { repeatedToolCallDetector } from './detectors/repeated-tool-call.js';
-import type { ResolvedOptions } from './resolve-options.js';
+import { budgetDetector } from './budget.js';
+import { customDetector } from './custom.js';
+import { finishReasonDetector } from './finish-reason.js';
+import { maxStepsDetector } from './max-steps.js';
+import { noProgressDetector } from './no-progress.js';
+import { oscillationDetector } from './oscillation.js';
+import { repeatedToolCallDetector } from './repeated-tool-call.js';
+import type { ResolvedOptions } from '../options/resolve-options.js';
 
 /** Every enabled detector, in priority order: when several stop on one step, the earliest here wins. */
 export function buildDetectors(options: ResolvedOptions): readonly Detector[] {

@@ -1,4 +1,4 @@
-import type { GuardStep, GuardToolCall } from '../src/index.js';
+import type { GuardStep, GuardToolCall } from '../../src/index.js';
 
 /** A tool call: `call('search', { q: 1 })`, optionally with a result or an error. */
 export function call(name: string, args?: unknown, outcome: { result?: unknown; error?: unknown } = {}): GuardToolCall {

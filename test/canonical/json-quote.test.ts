@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapesLongStringsInPieces, jsonMemberPrefix, jsonQuote, jsonQuoteInPieces } from '../src/json-quote.js';
+import { escapesLongStringsInPieces, jsonMemberPrefix, jsonQuote, jsonQuoteInPieces } from '../../src/canonical/json-quote.js';
 
 const samples = [
   ...['', '"', '\\', '\n\t', '\u0000', '\ud800', 'plain', 'say "hi"', 'a\\b', 'tab\t', '\u0000\u001f', '\u2028'],

@@ -1,5 +1,5 @@
-import type { RunTotals } from './detector.js';
-import type { GuardStep } from './types.js';
+import type { RunTotals } from '../detectors/detector.js';
+import type { GuardStep } from '../types.js';
 
 /** All-zero totals for a new run. */
 export function emptyTotals(): RunTotals {

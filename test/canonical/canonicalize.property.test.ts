@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import safeStableStringify from 'safe-stable-stringify';
 import { describe, expect, it } from 'vitest';
-import { canonicalize } from '../src/canonicalize.js';
-import { hashString, stableHash } from '../src/stable-hash.js';
+import { canonicalize } from '../../src/canonical/canonicalize.js';
+import { hashString, stableHash } from '../../src/canonical/stable-hash.js';
 
 const everything = {
   withBigInt: true,

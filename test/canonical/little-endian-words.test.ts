@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { littleEndianWords } from '../src/little-endian-words.js';
+import { littleEndianWords } from '../../src/canonical/little-endian-words.js';
 
 describe('littleEndianWords', () => {
   it('leaves the bytes alone on a little-endian machine', () => {

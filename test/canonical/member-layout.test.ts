@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LAYOUT_KEYS_LIMIT, memberLayout } from '../src/member-layout.js';
+import { LAYOUT_KEYS_LIMIT, memberLayout } from '../../src/canonical/member-layout.js';
 
 const keysOf = (layout: ReturnType<typeof memberLayout>): string[] => layout.members.map((member) => member.key);
 

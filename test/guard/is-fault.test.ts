@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGuard, isFault } from '../src/index.js';
-import { ALL_OFF, text, tool } from './step-builder.js';
+import { createGuard, isFault } from '../../src/index.js';
+import { ALL_OFF, text, tool } from '../support/step-builder.js';
 
 describe('isFault', () => {
   it('is false for a continue verdict', () => {

@@ -1,4 +1,4 @@
-import type { GuardStep, GuardWarning, JsonValue, StopReason, StopVerdict } from './types.js';
+import type { GuardStep, GuardWarning, JsonValue, StopReason, StopVerdict } from '../types.js';
 
 /** One tool call reduced to comparable facts. */
 export interface CallFacts {

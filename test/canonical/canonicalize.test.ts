@@ -8,7 +8,7 @@ import {
   MAX_VALUES,
   TRUNCATED_MARKER,
   canonicalize,
-} from '../src/canonicalize.js';
+} from '../../src/canonical/canonicalize.js';
 
 const UNREADABLE = /^\[Unreadable:\d+\]$/;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createOutcomeMemory } from '../src/outcome-memory.js';
+import { createOutcomeMemory } from '../../src/detectors/outcome-memory.js';
 
 describe('createOutcomeMemory', () => {
   describe('without a window', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGuard, DEFAULT_OPTIONS, type GuardStep, type Verdict } from '../src/index.js';
-import { ALL_OFF, call, calls, text, tool } from './step-builder.js';
+import { createGuard, DEFAULT_OPTIONS, type GuardStep, type Verdict } from '../../src/index.js';
+import { ALL_OFF, call, calls, text, tool } from '../support/step-builder.js';
 
 describe('createGuard', () => {
   describe('defaults', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createStepHistory } from '../src/step-history.js';
-import type { GuardStep } from '../src/types.js';
+import { createStepHistory } from '../../src/guard/step-history.js';
+import type { GuardStep } from '../../src/types.js';
 
 const step = (n: number): GuardStep => ({ text: String(n) });
 const texts = (steps: readonly GuardStep[]) => steps.map((entry) => entry.text);

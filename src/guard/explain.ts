@@ -1,5 +1,5 @@
 import { isFault } from './is-fault.js';
-import type { StopReason, Verdict } from './types.js';
+import type { StopReason, Verdict } from '../types.js';
 
 const HINTS: Readonly<Record<StopReason, string>> = {
   'max-steps': 'The run used every step it was allowed. Raise maxSteps if the task really needs more, or look for a loop the other detectors do not catch.',

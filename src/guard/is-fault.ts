@@ -1,4 +1,4 @@
-import type { StopVerdict, Verdict } from './types.js';
+import type { StopVerdict, Verdict } from '../types.js';
 
 /**
  * Tells a problem from a normal ending: true for every stop except the model finishing with `stop`.

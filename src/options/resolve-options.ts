@@ -1,5 +1,5 @@
 import { DEFAULT_OPTIONS } from './default-options.js';
-import { normalizeFinishReason } from './normalize-finish-reason.js';
+import { normalizeFinishReason } from '../detectors/normalize-finish-reason.js';
 import {
   booleanOption,
   expectObject,
@@ -8,7 +8,7 @@ import {
   positiveNumber,
   ratioOption,
 } from './option-errors.js';
-import type { BudgetMetric, CustomDetector, OtherPolicy, StopCodes } from './types.js';
+import type { BudgetMetric, CustomDetector, OtherPolicy, StopCodes } from '../types.js';
 
 /** One budget limit after validation. */
 export interface ResolvedBudgetLimit {

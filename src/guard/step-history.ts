@@ -1,4 +1,4 @@
-import type { GuardStep } from './types.js';
+import type { GuardStep } from '../types.js';
 
 /** The steps a guard keeps: every one, or only the most recent `limit`. */
 export interface StepHistory {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flattenString } from '../src/flatten-string.js';
+import { flattenString } from '../../src/canonical/flatten-string.js';
 
 describe('flattenString', () => {
   it('returns the same text, built from pieces or not, empty included', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalize } from '../src/canonicalize.js';
-import { COMPARISON_KEY_LIMIT, HASH_LENGTH, comparisonKey, hashString, stableHash } from '../src/stable-hash.js';
+import { canonicalize } from '../../src/canonical/canonicalize.js';
+import { COMPARISON_KEY_LIMIT, HASH_LENGTH, comparisonKey, hashString, stableHash } from '../../src/canonical/stable-hash.js';
 
 type Lanes = readonly [number, number, number, number];
 

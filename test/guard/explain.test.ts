@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGuard, explain, type StopReason, type Verdict } from '../src/index.js';
-import { ALL_OFF, text, tool } from './step-builder.js';
+import { createGuard, explain, type StopReason, type Verdict } from '../../src/index.js';
+import { ALL_OFF, text, tool } from '../support/step-builder.js';
 
 describe('explain', () => {
   it('writes a continue verdict as one line', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { isWellFormed, isWellFormedByPattern } from '../src/well-formed.js';
+import { isWellFormed, isWellFormedByPattern } from '../../src/canonical/well-formed.js';
 
 const cases: readonly (readonly [string, boolean])[] = [
   ['', true],
@@ -33,7 +33,7 @@ describe('isWellFormed on an engine without String.prototype.isWellFormed', () =
     Reflect.deleteProperty(String.prototype, 'isWellFormed');
     try {
       vi.resetModules();
-      const fresh = await import('../src/well-formed.js');
+      const fresh = await import('../../src/canonical/well-formed.js');
       expect(fresh.isWellFormed).toBe(fresh.isWellFormedByPattern);
       expect(fresh.isWellFormed('\ud800')).toBe(false);
     } finally {

@@ -1,4 +1,4 @@
-import { flattenString } from './flatten-string.js';
+import { flattenString } from '../canonical/flatten-string.js';
 
 /**
  * The tool outcomes a `noProgress` detector has already seen: every one in the run, or, with a window, those produced
