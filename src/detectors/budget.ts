@@ -1,6 +1,6 @@
-import type { Detector, StepFacts } from './detector.js';
+import type { Detector, Finding, StepFacts } from './detector.js';
 import type { ResolvedBudgetLimit } from '../options/resolve-options.js';
-import type { BudgetMetric, GuardWarning, StopVerdictFor } from '../types.js';
+import type { BudgetMetric, GuardWarning } from '../types.js';
 
 const LABELS: Readonly<Record<BudgetMetric, string>> = {
   totalTokens: 'Total tokens',
@@ -24,18 +24,16 @@ function show(value: number): string {
  * Stops when a cumulative figure reaches its limit (spent when reached: the guard runs after the step already
  * happened), and warns while a figure is at or past its `warnAt` share of the limit.
  */
-export function budgetDetector(options: { readonly limits: readonly ResolvedBudgetLimit[] }): Detector {
+export function budgetDetector(options: { readonly limits: readonly ResolvedBudgetLimit[] }): Detector<'budget'> {
   return {
     kind: 'budget',
     check(facts) {
-      let stop: StopVerdictFor<'budget'> | undefined;
+      let stop: Finding<'budget'> | undefined;
       const warnings: GuardWarning[] = [];
       for (const { metric, code, limit, warnAt } of options.limits) {
         const value = currentValue(metric, facts);
         if (value >= limit) {
           stop ??= {
-            stop: true,
-            reason: 'budget',
             code,
             detail: `${LABELS[metric]} reached ${show(value)}, at or over the limit of ${show(limit)}.`,
             evidence: { metric, value, limit },
@@ -57,9 +55,6 @@ export function budgetDetector(options: { readonly limits: readonly ResolvedBudg
       }
       if (stop !== undefined) return warnings.length === 0 ? { stop } : { stop, warnings };
       return warnings.length === 0 ? undefined : { warnings };
-    },
-    reset() {
-      // Totals and the clock belong to the guard; the detector keeps nothing between steps.
     },
     state: () => ({ limits: options.limits.map(({ metric, limit }) => ({ metric, limit })) }),
   };

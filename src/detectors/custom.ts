@@ -1,12 +1,10 @@
-import type { Detector } from './detector.js';
-import type { CustomDetector, StopVerdictFor } from '../types.js';
+import type { CustomDetector } from '../types.js';
+import type { Detector, Finding } from './detector.js';
 
-function readStop(result: unknown): StopVerdictFor<'custom'> | undefined {
+function readStop(result: unknown): Finding<'custom'> | undefined {
   if (result === null || typeof result !== 'object' || (result as { stop?: unknown }).stop !== true) return undefined;
   const { code, detail, evidence } = result as { code?: unknown; detail?: unknown; evidence?: unknown };
   return {
-    stop: true,
-    reason: 'custom',
     code: typeof code === 'string' && code !== '' ? code : 'CUSTOM',
     detail: typeof detail === 'string' && detail !== '' ? detail : 'A custom detector stopped the run.',
     evidence: evidence === undefined ? {} : evidence,
@@ -14,12 +12,12 @@ function readStop(result: unknown): StopVerdictFor<'custom'> | undefined {
 }
 
 /** Runs your own rules, in order, on every step; the first one that asks to stop is reported. Errors propagate. */
-export function customDetector(detectors: readonly CustomDetector[]): Detector {
+export function customDetector(detectors: readonly CustomDetector[]): Detector<'custom'> {
   let stops = 0;
   return {
     kind: 'custom',
     check(facts) {
-      let stop: StopVerdictFor<'custom'> | undefined;
+      let stop: Finding<'custom'> | undefined;
       for (const detector of detectors) {
         // Every rule sees every step, even after an earlier one asked to stop.
         const found = readStop(detector(facts.history, facts.step));
@@ -28,9 +26,6 @@ export function customDetector(detectors: readonly CustomDetector[]): Detector {
       if (stop === undefined) return undefined;
       stops++;
       return { stop };
-    },
-    reset() {
-      stops = 0;
     },
     state: () => ({ detectors: detectors.length, stops }),
   };

@@ -1,4 +1,4 @@
-import type { GuardStep, GuardWarning, JsonValue, StopReason, StopVerdict } from '../types.js';
+import type { GuardStep, GuardWarning, JsonValue, StopCodes, StopEvidence, StopReason } from '../types.js';
 
 /** One tool call reduced to comparable facts. */
 export interface CallFacts {
@@ -46,20 +46,35 @@ export interface StepFacts {
   readonly elapsedMs: number;
 }
 
-/** What a detector says about one step. */
-export interface DetectorResult {
-  readonly stop?: StopVerdict;
+/** What a detector found that should end the run. The guard adds `stop: true` and the detector's kind as `reason`. */
+export interface Finding<Reason extends StopReason = StopReason> {
+  readonly code: StopCodes[Reason];
+  /** One readable sentence. */
+  readonly detail: string;
+  readonly evidence: StopEvidence[Reason];
+}
+
+/** What a detector says about one step: a finding that stops the run, warnings, or both. */
+export interface DetectorResult<Reason extends StopReason = StopReason> {
+  readonly stop?: Finding<Reason>;
   readonly warnings?: readonly GuardWarning[];
 }
 
+/** What a detector may read about the run as a whole when it reports its state. */
+export interface RunView {
+  /** Steps checked so far. */
+  readonly steps: number;
+}
+
 /**
- * The one shape every detector has, built-in or custom: a kind, and functions over its own state.
- * The guard calls `check` for every step in priority order and never looks inside.
+ * The one shape every detector has, built-in or custom: a kind, a judgement per step over state of its own, and that
+ * state as JSON. The guard calls `check` for every step in priority order and never looks inside; starting over means
+ * building the detectors again.
  */
-export interface Detector {
-  readonly kind: StopReason;
-  check(facts: StepFacts): DetectorResult | undefined;
-  reset(): void;
+export interface Detector<Reason extends StopReason = StopReason> {
+  readonly kind: Reason;
+  /** Judges one step and remembers what later steps need; `undefined` when there is nothing to say. */
+  check(facts: StepFacts): DetectorResult<Reason> | undefined;
   /** The detector's state as JSON, for `summary()`. */
-  state(): JsonValue;
+  state(run: RunView): JsonValue;
 }

@@ -1,6 +1,6 @@
-import type { Detector } from './detector.js';
+import type { OtherPolicy } from '../types.js';
+import type { Detector, Finding } from './detector.js';
 import { normalizeFinishReason } from './normalize-finish-reason.js';
-import type { OtherPolicy, StopVerdictFor } from '../types.js';
 
 /**
  * Stops on a terminal finish reason, and on an unfamiliar one according to `otherPolicy`. `tool-calls`
@@ -9,9 +9,10 @@ import type { OtherPolicy, StopVerdictFor } from '../types.js';
 export function finishReasonDetector(options: {
   readonly terminal: readonly string[];
   readonly otherPolicy: OtherPolicy;
-}): Detector {
+}): Detector<'finish-reason'> {
   const terminal = new Set(options.terminal);
-  let lastReason: string | null = null;
+  const policy = options.otherPolicy;
+  let lastReason: string | undefined;
 
   return {
     kind: 'finish-reason',
@@ -22,49 +23,32 @@ export function finishReasonDetector(options: {
       if (normalized === '') return undefined;
       lastReason = normalized;
 
-      const evidence = {
-        finishReason,
-        normalized,
-        policy: options.otherPolicy,
-        hasText: facts.hasText,
-        toolCallCount: facts.calls.length,
-      };
-      let stop: StopVerdictFor<'finish-reason'> | undefined;
+      const textOnly = facts.hasText && facts.calls.length === 0;
+      let stop: Omit<Finding<'finish-reason'>, 'evidence'> | undefined;
       if (terminal.has(normalized)) {
         stop = {
-          stop: true,
-          reason: 'finish-reason',
           code: 'FINISH_TERMINAL',
           detail:
             normalized === 'stop'
               ? 'The model finished its answer (finish reason "stop").'
               : `The step ended with the terminal finish reason "${normalized}".`,
-          evidence,
         };
-      } else if (normalized === 'tool-calls' || options.otherPolicy === 'continue') {
-        // Nothing to report: `stop` stays undefined.
-      } else if (options.otherPolicy === 'stop') {
+      } else if (normalized === 'tool-calls' || policy === 'continue' || (policy === 'stop-if-text-only' && !textOnly)) {
+        return undefined;
+      } else if (policy === 'stop') {
         stop = {
-          stop: true,
-          reason: 'finish-reason',
           code: 'FINISH_OTHER',
           detail: `The step ended with the unfamiliar finish reason "${normalized}", and the policy is to stop on those.`,
-          evidence,
         };
-      } else if (facts.hasText && facts.calls.length === 0) {
+      } else {
         stop = {
-          stop: true,
-          reason: 'finish-reason',
           code: 'FINISH_OTHER_TEXT_ONLY',
           detail: `A text-only step ended with the unfamiliar finish reason "${normalized}"; a loop that only treats "stop" as done would ask again.`,
-          evidence,
         };
       }
-      return stop === undefined ? undefined : { stop };
+      const evidence = { finishReason, normalized, policy, hasText: facts.hasText, toolCallCount: facts.calls.length };
+      return { stop: { ...stop, evidence } };
     },
-    reset() {
-      lastReason = null;
-    },
-    state: () => ({ lastFinishReason: lastReason, otherPolicy: options.otherPolicy }),
+    state: () => ({ lastFinishReason: lastReason ?? null, otherPolicy: policy }),
   };
 }

@@ -1,7 +1,7 @@
-import type { Detector } from './detector.js';
-import { preview } from '../guard/normalize-text.js';
-import { createOutcomeMemory } from './outcome-memory.js';
 import { hashString } from '../canonical/stable-hash.js';
+import { preview } from '../guard/normalize-text.js';
+import type { Detector } from './detector.js';
+import { createOutcomeMemory } from './outcome-memory.js';
 
 /** Short texts compare as themselves, long ones by length and hash; the prefixes keep the two apart. */
 function keyOfText(text: string): string {
@@ -9,18 +9,22 @@ function keyOfText(text: string): string {
   return text.length <= 256 ? `=${text}` : `#${String(text.length)}:${hashString(text)}`;
 }
 
+/** The stalled steps at the end of the run so far: how many, and the text they share. */
+interface StalledRun {
+  readonly steps: number;
+  readonly textKey: string;
+  readonly textPreview: string;
+}
+
 /**
  * Stops after `threshold` consecutive stalled steps with the same normalised text. A step is stalled when none
  * of its tool outcomes is new in this run; a step without tool calls is always stalled.
  * @param window - with `historyLimit`, "new" means not produced by any of the last `window` steps before this one
  */
-export function noProgressDetector(options: { readonly threshold: number }, window?: number): Detector {
+export function noProgressDetector(options: { readonly threshold: number }, window?: number): Detector<'no-progress'> {
+  const { threshold } = options;
   const seenOutcomes = createOutcomeMemory(window);
-  let stalled = 0;
-  // Stryker disable next-line StringLiteral: never read while stalled is 0, and the first stalled step overwrites it.
-  let textKey = '';
-  // Stryker disable next-line StringLiteral: never read while stalled is 0, and the first stalled step overwrites it.
-  let textPreview = '';
+  let stalled: StalledRun | undefined;
 
   return {
     kind: 'no-progress',
@@ -30,40 +34,27 @@ export function noProgressDetector(options: { readonly threshold: number }, wind
         if (seenOutcomes.remember(call.outcome, facts.index)) progressed = true;
       }
       if (progressed) {
-        stalled = 0;
+        stalled = undefined;
         return undefined;
       }
-      const key = keyOfText(facts.normalizedText);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: with stalled at 0, both branches set stalled to 1 and keep an equal key and preview.
-      if (stalled > 0 && key === textKey) {
-        stalled++;
-      } else {
-        stalled = 1;
-        textKey = key;
-        textPreview = preview(facts.normalizedText);
-      }
-      if (stalled < options.threshold) return undefined;
+      const textKey = keyOfText(facts.normalizedText);
+      stalled =
+        stalled?.textKey === textKey
+          ? { ...stalled, steps: stalled.steps + 1 }
+          : { steps: 1, textKey, textPreview: preview(facts.normalizedText) };
+      if (stalled.steps < threshold) return undefined;
+      const { steps, textPreview } = stalled;
       return {
         stop: {
-          stop: true,
-          reason: 'no-progress',
           code: 'NO_PROGRESS',
           detail:
             textPreview === ''
-              ? `${String(stalled)} steps in a row brought no new tool result.`
-              : `${String(stalled)} steps in a row repeated the same text with no new tool result: "${textPreview}".`,
-          evidence: { steps: stalled, threshold: options.threshold, textPreview },
+              ? `${String(steps)} steps in a row brought no new tool result.`
+              : `${String(steps)} steps in a row repeated the same text with no new tool result: "${textPreview}".`,
+          evidence: { steps, threshold, textPreview },
         },
       };
     },
-    reset() {
-      seenOutcomes.clear();
-      stalled = 0;
-      // Stryker disable next-line StringLiteral: never read while stalled is 0, like the initial value.
-      textKey = '';
-      // Stryker disable next-line StringLiteral: never read while stalled is 0, like the initial value.
-      textPreview = '';
-    },
-    state: () => ({ stalledSteps: stalled, distinctOutcomes: seenOutcomes.size, threshold: options.threshold }),
+    state: () => ({ stalledSteps: stalled?.steps ?? 0, distinctOutcomes: seenOutcomes.size, threshold }),
   };
 }

@@ -1,62 +1,68 @@
+/* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
+   Ring slots and counters read here always exist: indices stay below `callCount` and `maxPeriod`. The strict config
+   forbids `!`; a cast says it. */
 import type { CallFacts, Detector } from './detector.js';
-import type { StopVerdictFor } from '../types.js';
-
-/** True when the calls are not all the same one: a one-call cycle is a repeat, not an oscillation. */
-function hasTwoDistinct(cycle: readonly CallFacts[]): boolean {
-  // Stryker disable next-line OptionalChaining: a cycle holds at least two calls.
-  const first = cycle[0]?.signature;
-  return cycle.some((call) => call.signature !== first);
-}
 
 /**
  * Stops when the tail of the call sequence is a cycle of 2 to `maxPeriod` calls repeated `repeats` times.
  * For each period p it counts how many calls in a row equal the call p places earlier, so a check costs
- * O(maxPeriod) however long the run is.
+ * O(maxPeriod) per call however long the run is.
  */
-export function oscillationDetector(options: { readonly maxPeriod: number; readonly repeats: number }): Detector {
+export function oscillationDetector(options: { readonly maxPeriod: number; readonly repeats: number }): Detector<'oscillation'> {
   const { maxPeriod, repeats } = options;
-  // Stryker disable next-line ArrayDeclaration: a junk first entry never matches a call and leaves before it could enter a cycle.
-  let recent: CallFacts[] = [];
-  // Stryker disable next-line ArithmeticOperator: a shorter array grows on first write and `?? 0` covers the missing slots.
-  let matched: number[] = new Array<number>(maxPeriod + 1).fill(0);
+  // The last `maxPeriod` calls, as a ring: call number n sits at n % maxPeriod.
+  const recent: CallFacts[] = [];
+  let callCount = 0;
+  // matched[p]: how many calls in a row, up to the latest, equal the call p places before them.
+  const matched = new Array<number>(maxPeriod + 1).fill(0);
+
+  /** The call `back` places before the latest one (1 is the latest), if the run is that long. */
+  const callBack = (back: number): CallFacts | undefined =>
+    back <= callCount ? recent[(callCount - back) % maxPeriod] : undefined;
+
+  /** The last `period` calls, oldest first, when they are not all the same call (that is a repeat, not a cycle). */
+  function cycleOf(period: number): CallFacts[] | undefined {
+    const cycle: CallFacts[] = [];
+    for (let back = period; back >= 1; back--) cycle.push(callBack(back) as CallFacts);
+    const first = cycle[0]?.signature;
+    return cycle.some((call) => call.signature !== first) ? cycle : undefined;
+  }
 
   return {
     kind: 'oscillation',
     check(facts) {
-      let stop: StopVerdictFor<'oscillation'> | undefined;
+      let found: { period: number; run: number; cycle: CallFacts[] } | undefined;
       for (const call of facts.calls) {
         for (let period = 2; period <= maxPeriod; period++) {
-          const earlier = recent[recent.length - period];
-          matched[period] = earlier?.signature === call.signature ? (matched[period] ?? 0) + 1 : 0;
+          matched[period] = callBack(period)?.signature === call.signature ? (matched[period] as number) + 1 : 0;
         }
-        recent.push(call);
-        // Stryker disable next-line ConditionalExpression: only bounds memory; lookups are relative to the end.
-        if (recent.length > maxPeriod) recent.shift();
+        recent[callCount % maxPeriod] = call;
+        callCount++;
         for (let period = 2; period <= maxPeriod; period++) {
-          const run = matched[period] ?? 0;
+          const run = matched[period] as number;
           if (run < period * (repeats - 1)) continue;
-          const cycle = recent.slice(-period);
-          if (!hasTwoDistinct(cycle)) continue;
-          const labels = cycle.map((entry) => `${entry.name}(${entry.argsPreview})`);
-          const seen = Math.floor(run / period) + 1;
-          stop = {
-            stop: true,
-            reason: 'oscillation',
-            code: 'OSCILLATION',
-            detail: `The last ${String(seen * period)} tool calls cycle through the same ${String(period)} calls ${String(seen)} times: ${labels.join(' → ')}.`,
-            evidence: { period, repeats: seen, threshold: repeats, cycle: labels },
-          };
+          const cycle = cycleOf(period);
+          if (cycle === undefined) continue;
+          found = { period, run, cycle };
           break;
         }
       }
-      return stop === undefined ? undefined : { stop };
+      if (found === undefined) return undefined;
+      const { period, run, cycle } = found;
+      const labels = cycle.map((entry) => `${entry.name}(${entry.argsPreview})`);
+      const seen = Math.floor(run / period) + 1;
+      return {
+        stop: {
+          code: 'OSCILLATION',
+          detail: `The last ${String(seen * period)} tool calls cycle through the same ${String(period)} calls ${String(seen)} times: ${labels.join(' → ')}.`,
+          evidence: { period, repeats: seen, threshold: repeats, cycle: labels },
+        },
+      };
     },
-    reset() {
-      // Stryker disable next-line ArrayDeclaration: as for the initial value.
-      recent = [];
-      // Stryker disable next-line ArithmeticOperator: as for the initial value.
-      matched = new Array<number>(maxPeriod + 1).fill(0);
+    state() {
+      let longestMatch = 0;
+      for (const run of matched) longestMatch = Math.max(longestMatch, run);
+      return { maxPeriod, repeats, longestMatch };
     },
-    state: () => ({ maxPeriod, repeats, longestMatch: Math.max(...matched) }),
   };
 }

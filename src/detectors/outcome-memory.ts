@@ -9,7 +9,6 @@ export interface OutcomeMemory {
   remember(outcome: string, index: number): boolean;
   /** How many distinct outcomes are remembered now. */
   readonly size: number;
-  clear(): void;
 }
 
 /**
@@ -21,7 +20,7 @@ export interface OutcomeMemory {
 export function createOutcomeMemory(window: number | undefined): OutcomeMemory {
   // Stryker disable next-line all: equivalent: the windowed memory given no window never forgets (index - undefined is NaN), so it answers like the Set; the Set is only cheaper.
   if (window === undefined) {
-    let seen = new Set<string>();
+    const seen = new Set<string>();
     return {
       remember(outcome) {
         if (seen.has(outcome)) return false;
@@ -32,13 +31,10 @@ export function createOutcomeMemory(window: number | undefined): OutcomeMemory {
       get size() {
         return seen.size;
       },
-      clear() {
-        seen = new Set();
-      },
     };
   }
 
-  let lastSeen = new Map<string, number>();
+  const lastSeen = new Map<string, number>();
   // Every call, oldest first; `head` is the first entry not yet forgotten.
   let queue: { readonly outcome: string; readonly index: number }[] = [];
   let head = 0;
@@ -67,11 +63,6 @@ export function createOutcomeMemory(window: number | undefined): OutcomeMemory {
     },
     get size() {
       return lastSeen.size;
-    },
-    clear() {
-      lastSeen = new Map();
-      queue = [];
-      head = 0;
     },
   };
 }

@@ -1,8 +1,17 @@
-import type { Detector } from './detector.js';
-import type { StopVerdictFor } from '../types.js';
+import type { CallFacts, Detector } from './detector.js';
 
 /** Step indexes kept for evidence; bounded so an ignored stop cannot grow memory without end. */
 const MAX_STEP_INDEXES = 100;
+
+/** The run of identical calls at the end of the call sequence. */
+interface Run {
+  readonly key: string;
+  readonly first: CallFacts;
+  count: number;
+  identicalResults: boolean;
+  /** Steps holding calls of the run, ascending, the latest {@link MAX_STEP_INDEXES} at most. */
+  readonly stepIndexes: number[];
+}
 
 /**
  * Stops when the run of identical calls at the end of the call sequence reaches `threshold`.
@@ -12,67 +21,45 @@ export function repeatedToolCallDetector(options: {
   readonly threshold: number;
   readonly requireIdenticalResults: boolean;
   readonly ignoreErrors: boolean;
-}): Detector {
-  const keepIndexes = Math.max(options.threshold, MAX_STEP_INDEXES);
-  let key: string | undefined;
-  let count = 0;
-  // Stryker disable StringLiteral,BooleanLiteral,ArrayDeclaration: while `key` is undefined these are never read, and the first call sets them all.
-  let firstOutcome = '';
-  let identicalResults = true;
-  let tool = '';
-  let argsPreview = '';
-  let stepIndexes: number[] = [];
-  // Stryker restore StringLiteral,BooleanLiteral,ArrayDeclaration
+}): Detector<'repeated-tool-call'> {
+  const { threshold, requireIdenticalResults, ignoreErrors } = options;
+  const keepIndexes = Math.max(threshold, MAX_STEP_INDEXES);
+  let run: Run | undefined;
+
+  function extend(current: Run, call: CallFacts, index: number): void {
+    current.count++;
+    if (call.outcome !== current.first.outcome) current.identicalResults = false;
+    if (current.stepIndexes[current.stepIndexes.length - 1] !== index) {
+      current.stepIndexes.push(index);
+      if (current.stepIndexes.length > keepIndexes) current.stepIndexes.shift();
+    }
+  }
 
   return {
     kind: 'repeated-tool-call',
     check(facts) {
-      let stop: StopVerdictFor<'repeated-tool-call'> | undefined;
+      let stopped: { run: Run; count: number; identicalResults: boolean; stepIndexes: number[] } | undefined;
       for (const call of facts.calls) {
-        if (options.ignoreErrors && call.failed) continue;
-        const callKey = options.requireIdenticalResults ? call.outcome : call.signature;
-        if (callKey === key) {
-          count++;
-          if (call.outcome !== firstOutcome) identicalResults = false;
-          if (stepIndexes[stepIndexes.length - 1] !== facts.index) {
-            stepIndexes.push(facts.index);
-            if (stepIndexes.length > keepIndexes) stepIndexes.shift();
-          }
-        } else {
-          key = callKey;
-          count = 1;
-          firstOutcome = call.outcome;
-          identicalResults = true;
-          tool = call.name;
-          argsPreview = call.argsPreview;
-          stepIndexes = [facts.index];
-        }
+        if (ignoreErrors && call.failed) continue;
+        const key = requireIdenticalResults ? call.outcome : call.signature;
+        if (run?.key === key) extend(run, call, facts.index);
+        else run = { key, first: call, count: 1, identicalResults: true, stepIndexes: [facts.index] };
         // A run that reaches the threshold mid-step counts even if a later call in the step ends it.
-        if (count >= options.threshold) {
-          stop = {
-            stop: true,
-            reason: 'repeated-tool-call',
-            code: 'REPEATED_TOOL_CALL',
-            detail: `The model called "${tool}" ${String(count)} times in a row with the same arguments: ${tool}(${argsPreview}).`,
-            evidence: {
-              tool,
-              argsPreview,
-              count,
-              threshold: options.threshold,
-              stepIndexes: [...stepIndexes],
-              identicalResults,
-            },
-          };
+        if (run.count >= threshold) {
+          stopped = { run, count: run.count, identicalResults: run.identicalResults, stepIndexes: [...run.stepIndexes] };
         }
       }
-      return stop === undefined ? undefined : { stop };
+      if (stopped === undefined) return undefined;
+      const { name: tool, argsPreview } = stopped.run.first;
+      const { count, identicalResults, stepIndexes } = stopped;
+      return {
+        stop: {
+          code: 'REPEATED_TOOL_CALL',
+          detail: `The model called "${tool}" ${String(count)} times in a row with the same arguments: ${tool}(${argsPreview}).`,
+          evidence: { tool, argsPreview, count, threshold, stepIndexes, identicalResults },
+        },
+      };
     },
-    reset() {
-      key = undefined;
-      count = 0;
-      // Stryker disable next-line ArrayDeclaration: as for the initial value, the first call after a reset sets it.
-      stepIndexes = [];
-    },
-    state: () => ({ tool: key === undefined ? null : tool, count, threshold: options.threshold }),
+    state: () => ({ tool: run?.first.name ?? null, count: run?.count ?? 0, threshold }),
   };
 }

@@ -1,10 +1,41 @@
+import type { Detector, Finding, RunTotals } from '../detectors/detector.js';
 import { buildDetectors } from '../detectors/registry.js';
-import type { StepFacts } from '../detectors/detector.js';
+import { resolveOptions, type ResolvedOptions } from '../options/resolve-options.js';
+import type { Guard, GuardOptions, GuardStep, GuardSummary, GuardWarning, JsonValue, StopReason, Verdict } from '../types.js';
 import { reduceStep } from './reduce-step.js';
-import { resolveOptions } from '../options/resolve-options.js';
 import { addStep, emptyTotals } from './run-totals.js';
-import { createStepHistory } from './step-history.js';
-import type { Guard, GuardOptions, GuardStep, GuardSummary, GuardWarning, StopVerdict, Verdict } from '../types.js';
+import { LoadedStepFacts } from './step-facts.js';
+import { createStepHistory, type StepHistory } from './step-history.js';
+import { verdictOf } from './verdict.js';
+
+/** Everything a guard knows about the run in progress. A new run is a new one of these. */
+interface Run {
+  readonly detectors: readonly Detector[];
+  readonly history: StepHistory;
+  readonly totals: RunTotals;
+  readonly facts: LoadedStepFacts;
+  steps: number;
+  toolCalls: number;
+  stops: number;
+  lastVerdict: Verdict | null;
+}
+
+function newRun(options: ResolvedOptions): Run {
+  const history = createStepHistory(options.historyLimit);
+  const totals = emptyTotals();
+  const { now } = options;
+  const startedAt = now();
+  return {
+    detectors: buildDetectors(options),
+    history,
+    totals,
+    facts: new LoadedStepFacts({ history: () => history.forRules(), elapsed: () => now() - startedAt, totals }),
+    steps: 0,
+    toolCalls: 0,
+    stops: 0,
+    lastVerdict: null,
+  };
+}
 
 /**
  * Creates a guard for one agent run. Options are validated here, once.
@@ -16,85 +47,59 @@ import type { Guard, GuardOptions, GuardStep, GuardSummary, GuardWarning, StopVe
  */
 export function createGuard(options?: GuardOptions): Guard {
   const resolved = resolveOptions(options);
-  const detectors = buildDetectors(resolved);
-  const now = resolved.now;
-
-  const history = createStepHistory(resolved.historyLimit);
-  let steps = 0;
-  let totals = emptyTotals();
-  let toolCalls = 0;
-  let stops = 0;
-  let lastVerdict: Verdict | null = null;
-  let startedAt = now();
+  let run = newRun(resolved);
 
   return {
     check(raw: GuardStep): Verdict {
       const reduced = reduceStep(raw);
-      const index = steps++;
+      const { history, totals } = run;
+      const index = run.steps++;
       history.push(reduced.step);
       addStep(totals, reduced.step);
-      toolCalls += reduced.calls.length;
+      run.toolCalls += reduced.calls.length;
 
-      const elapsed = now() - startedAt;
-      const facts: StepFacts = {
-        index,
-        step: reduced.step,
-        // A getter: with `historyLimit` the rules get a copy, made only when a custom rule asks for it.
-        get history() {
-          return history.forRules();
-        },
-        calls: reduced.calls,
-        normalizedText: reduced.normalizedText,
-        hasText: reduced.normalizedText !== '',
-        finishReason: reduced.finishReason,
-        totals,
-        elapsedMs: Number.isFinite(elapsed) ? elapsed : 0,
-      };
+      const facts = run.facts;
+      facts.load(index, reduced);
 
       // Every detector sees every step so its state stays right; the first stop in priority order wins.
-      let stop: StopVerdict | undefined;
+      let reason: StopReason | undefined;
+      let finding: Finding | undefined;
       let warnings: GuardWarning[] | undefined;
-      for (const detector of detectors) {
+      for (const detector of run.detectors) {
         const result = detector.check(facts);
         if (result === undefined) continue;
-        stop ??= result.stop;
+        if (finding === undefined && result.stop !== undefined) {
+          reason = detector.kind;
+          finding = result.stop;
+        }
         if (result.warnings !== undefined) (warnings ??= []).push(...result.warnings);
       }
 
-      let verdict: Verdict;
-      if (stop === undefined) verdict = warnings === undefined ? { stop: false } : { stop: false, warnings };
-      else verdict = warnings === undefined ? stop : { ...stop, warnings };
-      if (verdict.stop) stops++;
-      lastVerdict = verdict;
+      const verdict = verdictOf(reason, finding, warnings);
+      if (verdict.stop) run.stops++;
+      run.lastVerdict = verdict;
       return verdict;
     },
 
     reset(): void {
-      history.clear();
-      steps = 0;
-      totals = emptyTotals();
-      toolCalls = 0;
-      stops = 0;
-      lastVerdict = null;
-      startedAt = now();
-      for (const detector of detectors) detector.reset();
+      run = newRun(resolved);
     },
 
     summary(): GuardSummary {
-      const detectorStates: Record<string, ReturnType<(typeof detectors)[number]['state']>> = {};
-      for (const detector of detectors) detectorStates[detector.kind] = detector.state();
+      const detectors: Record<string, JsonValue> = {};
+      for (const detector of run.detectors) detectors[detector.kind] = detector.state(run);
       return {
-        steps,
-        toolCalls,
-        stops,
-        lastVerdict,
-        totals: { ...totals },
-        detectors: detectorStates,
+        steps: run.steps,
+        toolCalls: run.toolCalls,
+        stops: run.stops,
+        lastVerdict: run.lastVerdict,
+        totals: { ...run.totals },
+        detectors,
       };
     },
 
     get history(): readonly GuardStep[] {
-      return history.snapshot();
+      return run.history.snapshot();
     },
   };
 }

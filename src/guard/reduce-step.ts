@@ -1,6 +1,6 @@
 import { canonicalize } from '../canonical/canonicalize.js';
 import type { CallFacts } from '../detectors/detector.js';
-import { normalizeText, preview } from './normalize-text.js';
+import { preview } from './normalize-text.js';
 import { safeArray, safeRead, usableNumber } from './safe-read.js';
 import { comparisonKey } from '../canonical/stable-hash.js';
 import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
@@ -9,7 +9,6 @@ import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
 export interface ReducedStep {
   readonly step: GuardStep;
   readonly calls: readonly CallFacts[];
-  readonly normalizedText: string;
   readonly finishReason: string | undefined;
 }
 
@@ -81,7 +80,6 @@ export function reduceStep(raw: unknown): ReducedStep {
   return {
     step: Object.freeze(step),
     calls,
-    normalizedText: typeof text === 'string' ? normalizeText(text) : '',
     finishReason: typeof finishReason === 'string' ? finishReason : undefined,
   };
 }

@@ -11,7 +11,6 @@ export interface StepHistory {
    * with the run. With a limit, the snapshot: a copy of at most `limit` steps, so the cost stays bounded.
    */
   forRules(): readonly GuardStep[];
-  clear(): void;
 }
 
 /**
@@ -19,7 +18,7 @@ export interface StepHistory {
  * same at any length (dropping the first element of a large array would move all the others).
  */
 export function createStepHistory(limit: number | undefined): StepHistory {
-  let steps: GuardStep[] = [];
+  const steps: GuardStep[] = [];
   /** With a limit, once the ring is full: the slot of the oldest step. */
   let oldest = 0;
   let frozen: readonly GuardStep[] | undefined;
@@ -41,10 +40,5 @@ export function createStepHistory(limit: number | undefined): StepHistory {
     },
     snapshot,
     forRules: () => (limit === undefined ? steps : snapshot()),
-    clear() {
-      steps = [];
-      oldest = 0;
-      frozen = undefined;
-    },
   };
 }

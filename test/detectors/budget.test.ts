@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createGuard, type BudgetOptions } from '../../src/index.js';
-import { ALL_OFF } from '../support/step-builder.js';
+import { type BudgetOptions, createGuard } from '../../src/index.js';
+import { ALL_OFF, factsOf } from '../support/step-builder.js';
+import { budgetDetector } from '../../src/detectors/budget.js';
 
 function guardWith(budget: BudgetOptions, now: () => number = () => 0) {
   return createGuard({ ...ALL_OFF, budget, now });
@@ -171,11 +172,11 @@ describe('budget', () => {
 
   it('rounds figures in the detail only, never in evidence', () => {
     const guard = guardWith({ maxCostUsd: 0.3 });
-    guard.check({ usage: { costUsd: 0.1 } });
-    guard.check({ usage: { costUsd: 0.1 } });
-    const verdict = guard.check({ usage: { costUsd: 0.1 } });
-    expect(verdict).toMatchObject({ detail: 'Cost in USD reached 0.3, at or over the limit of 0.3.' });
-    expect(verdict.stop && verdict.reason === 'budget' && verdict.evidence.value).toBe(0.1 + 0.1 + 0.1);
+    guard.check({ usage: { costUsd: 0.123456 } });
+    guard.check({ usage: { costUsd: 0.123456 } });
+    const verdict = guard.check({ usage: { costUsd: 0.123456 } });
+    expect(verdict).toMatchObject({ detail: 'Cost in USD reached 0.3704, at or over the limit of 0.3.' });
+    expect(verdict.stop && verdict.reason === 'budget' && verdict.evidence.value).toBe(0.370368);
   });
 
   it('reports its limits (nothing time-dependent) in the summary', () => {
@@ -185,6 +186,33 @@ describe('budget', () => {
         { metric: 'costUsd', limit: 2 },
         { metric: 'durationMs', limit: 10 },
       ],
+    });
+  });
+});
+
+const totals = { inputTokens: 0, outputTokens: 0, totalTokens: 5, costUsd: 0, durationMs: 0 };
+
+describe('budget detector result shape', () => {
+  it('answers undefined below every limit and warning', () => {
+    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 100, warnAt: 0.9 }] });
+    expect(detector.check(factsOf({}, 0, totals))).toBeUndefined();
+  });
+
+  it('gives a warning alone without a stop key', () => {
+    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 10, warnAt: 0.5 }] });
+    expect(detector.check(factsOf({}, 0, totals))).toStrictEqual({
+      warnings: [{ code: 'BUDGET_WARNING', metric: 'totalTokens', value: 5, limit: 10, ratio: 0.5, detail: 'Total tokens is at 5 of a 10 limit (50%).' }],
+    });
+  });
+
+  it('gives a stop without warnings without a warnings key, and leaves stop and reason to the guard', () => {
+    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 5, warnAt: 0.5 }] });
+    expect(detector.check(factsOf({}, 0, totals))).toStrictEqual({
+      stop: {
+        code: 'BUDGET_TOTAL_TOKENS',
+        detail: 'Total tokens reached 5, at or over the limit of 5.',
+        evidence: { metric: 'totalTokens', value: 5, limit: 5 },
+      },
     });
   });
 });

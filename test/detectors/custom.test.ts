@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createGuard, type CustomDetector, type GuardStep } from '../../src/index.js';
-import { ALL_OFF, text, tool } from '../support/step-builder.js';
+import { ALL_OFF, factsOf, text, tool } from '../support/step-builder.js';
+import { customDetector } from '../../src/detectors/custom.js';
 
 describe('custom', () => {
   it('receives the history with the current step last, and the current step', () => {
@@ -72,5 +73,13 @@ describe('custom', () => {
     expect(guard.summary().detectors.custom).toEqual({ detectors: 2, stops: 2 });
     guard.reset();
     expect(guard.summary().detectors.custom).toEqual({ detectors: 2, stops: 0 });
+  });
+});
+
+describe('custom detector result shape', () => {
+  it('answers undefined for rules that continue, without counting a stop', () => {
+    const detector = customDetector([() => undefined, () => ({ stop: false })]);
+    expect(detector.check(factsOf({ text: 'x' }))).toBeUndefined();
+    expect(detector.state({ steps: 1 })).toEqual({ detectors: 2, stops: 0 });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, type GuardOptions, type GuardStep } from '../../src/index.js';
-import { ALL_OFF, call } from '../support/step-builder.js';
+import { ALL_OFF, call, factsOf } from '../support/step-builder.js';
+import { finishReasonDetector } from '../../src/detectors/finish-reason.js';
 
 function verdictFor(step: GuardStep, options: GuardOptions['finishReason'] = {}) {
   return createGuard({ ...ALL_OFF, finishReason: options }).check(step);
@@ -104,5 +105,13 @@ describe('finishReason', () => {
     expect(guard.summary().detectors['finish-reason']).toEqual({ lastFinishReason: 'tool-calls', otherPolicy: 'stop-if-text-only' });
     guard.reset();
     expect(guard.summary().detectors['finish-reason']).toEqual({ lastFinishReason: null, otherPolicy: 'stop-if-text-only' });
+  });
+});
+
+describe('finishReason detector result shape', () => {
+  it('answers undefined for a continuing reason', () => {
+    const detector = finishReasonDetector({ terminal: ['stop'], otherPolicy: 'stop-if-text-only' });
+    expect(detector.check(factsOf({ finishReason: 'tool-calls', text: 'calling' }))).toBeUndefined();
+    expect(detector.check(factsOf({ finishReason: 'other', toolCalls: [{ name: 'a' }], text: 'x' }))).toBeUndefined();
   });
 });

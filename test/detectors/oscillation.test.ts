@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, type GuardOptions, type GuardStep } from '../../src/index.js';
-import { ALL_OFF, call, calls, text, tool } from '../support/step-builder.js';
+import { ALL_OFF, call, calls, factsOf, text, tool } from '../support/step-builder.js';
+import { oscillationDetector } from '../../src/detectors/oscillation.js';
 
 function guardWith(options: GuardOptions['oscillation'] = {}) {
   return createGuard({ ...ALL_OFF, oscillation: options });
@@ -107,5 +108,12 @@ describe('oscillation', () => {
     expect(guard.summary().detectors.oscillation).toEqual({ maxPeriod: 3, repeats: 3, longestMatch: 0 });
     const verdicts = sequence('ab').map((step) => guard.check(step));
     expect(verdicts.some((verdict) => verdict.stop)).toBe(false);
+  });
+});
+
+describe('oscillation detector result shape', () => {
+  it('answers undefined without a cycle', () => {
+    const detector = oscillationDetector({ maxPeriod: 3, repeats: 3 });
+    expect(detector.check(factsOf({ toolCalls: [{ name: 'a' }, { name: 'b' }] }))).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, type GuardOptions } from '../../src/index.js';
-import { ALL_OFF, call, calls, text, tool } from '../support/step-builder.js';
+import { ALL_OFF, call, calls, factsOf, text, tool } from '../support/step-builder.js';
+import { repeatedToolCallDetector } from '../../src/detectors/repeated-tool-call.js';
 
 function guardWith(options: GuardOptions['repeatedToolCall'] = {}) {
   return createGuard({ ...ALL_OFF, repeatedToolCall: options });
@@ -219,5 +220,12 @@ describe('repeatedToolCall', () => {
     expect(guard.check(tool('a')).stop).toBe(false);
     expect(guard.check(tool('a')).stop).toBe(false);
     expect(guard.check(tool('a')).stop).toBe(true);
+  });
+});
+
+describe('repeatedToolCall detector result shape', () => {
+  it('answers undefined for a run below the threshold', () => {
+    const detector = repeatedToolCallDetector({ threshold: 3, requireIdenticalResults: false, ignoreErrors: false });
+    expect(detector.check(factsOf({ toolCalls: [{ name: 'a' }, { name: 'a' }] }))).toBeUndefined();
   });
 });

@@ -52,16 +52,5 @@ describe('createStepHistory', () => {
       expect(Object.isFrozen(forRules)).toBe(true);
       expect(texts(forRules)).toEqual(['3', '4']);
     });
-
-    it('starts over after clear', () => {
-      const history = createStepHistory(2);
-      for (let n = 0; n < 3; n++) history.push(step(n));
-      const before = history.snapshot();
-      history.clear();
-      expect(history.snapshot()).toEqual([]);
-      expect(texts(before)).toEqual(['1', '2']);
-      for (let n = 10; n < 13; n++) history.push(step(n));
-      expect(texts(history.snapshot())).toEqual(['11', '12']);
-    });
   });
 });

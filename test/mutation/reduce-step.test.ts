@@ -6,7 +6,7 @@ describe('reduceStep keeps only what was given', () => {
     const reduced = reduceStep({});
     expect(reduced.step).toStrictEqual({});
     expect(Object.keys(reduced.step)).toEqual([]);
-    expect(reduced).toStrictEqual({ step: {}, calls: [], normalizedText: '', finishReason: undefined });
+    expect(reduced).toStrictEqual({ step: {}, calls: [], finishReason: undefined });
   });
 
   it('leaves out fields that are unusable', () => {

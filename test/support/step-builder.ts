@@ -1,3 +1,6 @@
+import type { RunTotals, StepFacts } from '../../src/detectors/detector.js';
+import { reduceStep } from '../../src/guard/reduce-step.js';
+import { LoadedStepFacts } from '../../src/guard/step-facts.js';
 import type { GuardStep, GuardToolCall } from '../../src/index.js';
 
 /** A tool call: `call('search', { q: 1 })`, optionally with a result or an error. */
@@ -29,3 +32,19 @@ export const ALL_OFF = {
   finishReason: false,
   budget: false,
 } as const;
+
+/**
+ * The facts a guard would give its detectors for `step` as the run's step `index`: read by the guard's own
+ * `reduceStep` and `LoadedStepFacts`, with the history holding just this step and the given totals and clock.
+ */
+export function factsOf(
+  step: GuardStep,
+  index = 0,
+  totals: RunTotals = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0, durationMs: 0 },
+  elapsedMs = 0,
+): StepFacts {
+  const reduced = reduceStep(step);
+  const facts = new LoadedStepFacts({ history: () => [reduced.step], elapsed: () => elapsedMs, totals });
+  facts.load(index, reduced);
+  return facts;
+}

@@ -1,0 +1,20 @@
+import type { Finding } from '../detectors/detector.js';
+import type { GuardWarning, StopReason, StopVerdict, Verdict } from '../types.js';
+
+/**
+ * The verdict for one step: the first finding in priority order, if any, as a stop, with every warning of the step.
+ * @param reason - the kind of the detector that found `finding`
+ * @param finding - what it found, or `undefined` to go on
+ * @param warnings - the warnings every detector gave for the step, if any
+ */
+export function verdictOf(
+  reason: StopReason | undefined,
+  finding: Finding | undefined,
+  warnings: readonly GuardWarning[] | undefined,
+): Verdict {
+  if (reason === undefined || finding === undefined) return warnings === undefined ? { stop: false } : { stop: false, warnings };
+  // A detector's kind and the finding it returns belong together (`Detector<Reason>`); the compiler cannot follow that
+  // through the list of detectors, so the pairing is asserted here, in the one place verdicts are made.
+  const stop = { stop: true, reason, code: finding.code, detail: finding.detail, evidence: finding.evidence } as StopVerdict;
+  return warnings === undefined ? stop : { ...stop, warnings };
+}
