@@ -2,13 +2,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { APICallError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_DEPTH,
-  MAX_DEPTH_MARKER,
-  MAX_VALUES,
-  TRUNCATED_MARKER,
-  canonicalize,
-} from '../../src/canonical/canonicalize.js';
+import { canonicalize, MAX_DEPTH, MAX_DEPTH_MARKER, MAX_VALUES, TRUNCATED_MARKER } from '../../src/canonical/canonicalize.js';
+import { stableHash } from '../../src/canonical/stable-hash.js';
+import { countingReads, nested, objectWithKeys } from '../support/huge-values.js';
+import { expectPrototypesUntouched } from '../support/prototype-pollution.js';
 
 const UNREADABLE = /^\[Unreadable:\d+\]$/;
 
@@ -677,5 +674,77 @@ describe('canonicalize: shape of every form', () => {
   it('reuses layouts only for objects with exactly the same keys', () => {
     const rows = [{ a: 1, b: 2 }, { b: 3, a: 4 }, { a: 5, c: 6 }, { a: 7 }, { a: 8, b: 9 }];
     expect(canonicalize(rows)).toBe('[{"a":1,"b":2},{"a":4,"b":3},{"a":5,"c":6},{"a":7},{"a":8,"b":9}]');
+  });
+});
+
+describe('canonicalize: bounded work on huge inputs', () => {
+  it('reads at most the cut-off number of items of a 5,000,000-element array', () => {
+    const big = new Array<number>(5_000_000).fill(7);
+    const { value, reads } = countingReads(big);
+    expect(typeof canonicalize(value)).toBe('string');
+    expect(reads()).toBeGreaterThan(0);
+    expect(reads()).toBeLessThanOrEqual(MAX_VALUES + 1);
+  });
+
+  it('cuts a 5,000,000-element array off: values that differ only past the cut compare equal, earlier ones do not', () => {
+    const left = new Array<number>(5_000_000).fill(1);
+    const right = left.slice();
+    right[4_999_999] = 2;
+    expect(canonicalize(right)).toBe(canonicalize(left));
+    right[10] = 2;
+    expect(canonicalize(right)).not.toBe(canonicalize(left));
+  });
+
+  it('handles nesting 200,000 levels deep without a stack overflow, cutting it at the depth limit', () => {
+    const deep = nested(200_000, 'bottom');
+    const otherBottom = nested(200_000, 'elsewhere');
+    const form = canonicalize(deep);
+    expect(typeof form).toBe('string');
+    // A stack overflow caught and turned into a placeholder would never compare equal: equality proves the cut.
+    expect(canonicalize(otherBottom)).toBe(form);
+    expect(stableHash(otherBottom)).toBe(stableHash(deep));
+    expect(canonicalize(nested(MAX_DEPTH - 2, 'a'))).not.toBe(canonicalize(nested(MAX_DEPTH - 2, 'b')));
+  });
+
+  it('reads a bounded number of levels of a 200,000-level structure', () => {
+    let levels = 0;
+    let value: unknown = 'bottom';
+    for (let level = 0; level < 200_000; level++) {
+      const inner = value;
+      value = new Proxy({ inner }, { get: (target, key) => (key === 'inner' ? (levels++, target.inner) : undefined) });
+    }
+    canonicalize(value);
+    expect(levels).toBeGreaterThan(0);
+    expect(levels).toBeLessThanOrEqual(MAX_DEPTH + 1);
+  });
+
+  it('reads at most the cut-off number of values of an object with 300,000 keys', () => {
+    const { value, reads } = countingReads(objectWithKeys(300_000, 0));
+    expect(typeof canonicalize(value)).toBe('string');
+    expect(reads()).toBeLessThanOrEqual(MAX_VALUES + 1);
+  });
+
+  it('cuts an object with 300,000 keys off after the cut-off number of values', () => {
+    const left = objectWithKeys(300_000, 'last');
+    expect(canonicalize(objectWithKeys(300_000, 'other last'))).toBe(canonicalize(left));
+    const early = objectWithKeys(300_000, 'last');
+    early.k0000003 = 'changed';
+    expect(canonicalize(early)).not.toBe(canonicalize(left));
+  });
+});
+
+describe('canonicalize: no prototype pollution', () => {
+  expectPrototypesUntouched();
+
+  it('treats an own __proto__ key as data: it is compared like any other key', () => {
+    const withProto = JSON.parse('{"__proto__": {"a": 1}}') as unknown;
+    const sameProto = JSON.parse('{"__proto__": {"a": 1}}') as unknown;
+    const otherProto = JSON.parse('{"__proto__": {"a": 2}}') as unknown;
+    expect(canonicalize(withProto)).toBe(canonicalize(sameProto));
+    expect(canonicalize(withProto)).not.toBe(canonicalize(otherProto));
+    expect(canonicalize(withProto)).not.toBe(canonicalize({}));
+    expect(canonicalize(withProto)).not.toBe(canonicalize({ a: 1 }));
+    expect(canonicalize({ constructor: 'x' })).not.toBe(canonicalize({}));
+    expect(canonicalize({ prototype: 1 })).not.toBe(canonicalize({ prototype: 2 }));
   });
 });

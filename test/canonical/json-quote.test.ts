@@ -66,3 +66,9 @@ describe('jsonMemberPrefix', () => {
     expect(jsonMemberPrefix('key "7"')).toBe('"key \\"7\\"":');
   });
 });
+
+describe('escapesLongStringsInPieces', () => {
+  it('assumes a current engine when the host has a process without versions', () => {
+    expect(escapesLongStringsInPieces({ process: {} })).toBe(true);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { customDetector } from '../../src/detectors/custom.js';
 import { createGuard, type CustomDetector, type GuardStep } from '../../src/index.js';
 import { ALL_OFF, factsOf, text, tool } from '../support/step-builder.js';
-import { customDetector } from '../../src/detectors/custom.js';
 
 describe('custom', () => {
   it('receives the history with the current step last, and the current step', () => {
@@ -81,5 +81,22 @@ describe('custom detector result shape', () => {
     const detector = customDetector([() => undefined, () => ({ stop: false })]);
     expect(detector.check(factsOf({ text: 'x' }))).toBeUndefined();
     expect(detector.state({ steps: 1 })).toEqual({ detectors: 2, stops: 0 });
+  });
+});
+
+describe('custom verdict defaults', () => {
+  it.each([
+    ['no code or detail', {}],
+    ['empty strings', { code: '', detail: '' }],
+    ['non-string values', { code: 42, detail: { text: 'x' } }],
+  ])('fills in the defaults for %s', (_label, fields) => {
+    const guard = createGuard({ ...ALL_OFF, custom: () => ({ stop: true, ...fields }) as never });
+    expect(guard.check({})).toStrictEqual({
+      stop: true,
+      reason: 'custom',
+      code: 'CUSTOM',
+      detail: 'A custom detector stopped the run.',
+      evidence: {},
+    });
   });
 });

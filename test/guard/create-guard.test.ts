@@ -229,3 +229,40 @@ describe('createGuard', () => {
     expect(first.check(tool('a')).stop).toBe(true);
   });
 });
+
+describe('a switched-off detector is absent, not merely quiet', () => {
+  it.each([
+    ['maxSteps', 'max-steps'],
+    ['repeatedToolCall', 'repeated-tool-call'],
+    ['oscillation', 'oscillation'],
+    ['noProgress', 'no-progress'],
+    ['finishReason', 'finish-reason'],
+    ['budget', 'budget'],
+  ] as const)('%s: false leaves %s out of the summary', (option, kind) => {
+    const guard = createGuard({ [option]: false });
+    expect(Object.keys(guard.summary().detectors)).not.toContain(kind);
+    expect(Object.keys(createGuard().summary().detectors)).toContain(kind);
+  });
+
+  it('finishReason: false does not stop a text-only step with an unfamiliar reason', () => {
+    const guard = createGuard({ ...ALL_OFF });
+    expect(guard.check({ text: 'Here is the answer.', finishReason: 'weird' })).toStrictEqual({ stop: false });
+  });
+
+  it('with everything off, the summary lists no detectors', () => {
+    expect(createGuard(ALL_OFF).summary().detectors).toStrictEqual({});
+  });
+});
+
+describe('verdicts carry exactly their documented keys', () => {
+  it('a continue verdict without warnings is exactly { stop: false }', () => {
+    const verdict = createGuard().check({ text: 'x' });
+    expect(verdict).toStrictEqual({ stop: false });
+    expect(Object.keys(verdict)).toEqual(['stop']);
+  });
+
+  it('a stop verdict without warnings has no warnings key', () => {
+    const verdict = createGuard({ maxSteps: 1 }).check({});
+    expect(Object.keys(verdict).sort()).toEqual(['code', 'detail', 'evidence', 'reason', 'stop']);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, isFault } from '../../src/index.js';
+import type { StopVerdict } from '../../src/index.js';
 import { ALL_OFF, text, tool } from '../support/step-builder.js';
 
 describe('isFault', () => {
@@ -29,5 +30,20 @@ describe('isFault', () => {
     expect(isFault(guard.check(tool('a')))).toBe(true);
     expect(isFault(createGuard({ maxSteps: 1 }).check({}))).toBe(true);
     expect(isFault(createGuard().check(text('x', 'other')))).toBe(true);
+  });
+});
+
+describe('isFault', () => {
+  it('only treats the finish-reason detector’s own clean stop as no fault, not a custom rule borrowing its code', () => {
+    const borrowed = {
+      stop: true,
+      reason: 'custom',
+      code: 'FINISH_TERMINAL',
+      detail: 'looks like a clean stop',
+      evidence: { normalized: 'stop' },
+    } as StopVerdict;
+    expect(isFault(borrowed)).toBe(true);
+    const guard = createGuard({ ...ALL_OFF, custom: () => ({ stop: true, code: 'FINISH_TERMINAL', evidence: { normalized: 'stop' } }) });
+    expect(isFault(guard.check({}))).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createGuard, type GuardOptions } from '../../src/index.js';
+import { createGuard } from '../../src/index.js';
+import type { CustomDetector, GuardOptions } from '../../src/index.js';
 import { resolveOptions } from '../../src/options/resolve-options.js';
+import { expectPrototypesUntouched } from '../support/prototype-pollution.js';
 
 describe('resolveOptions', () => {
   it('fills in every default and freezes the result', () => {
@@ -93,3 +95,189 @@ describe('resolveOptions', () => {
     expect(() => createGuard(options as GuardOptions)).toThrow(message);
   });
 });
+
+const rule = (): undefined => undefined;
+
+function revoked(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
+function sparse(items: Record<number, unknown>, length: number): unknown[] {
+  const list: unknown[] = [];
+  list.length = length;
+  for (const [index, item] of Object.entries(items)) list[Number(index)] = item;
+  return list;
+}
+
+function throwingGetter(key: string): object {
+  return Object.defineProperty({}, key, {
+    enumerable: true,
+    get() {
+      throw new Error('read refused');
+    },
+  });
+}
+
+/** Every row: what was passed, the option path the message must name, and what it must say was expected. */
+const INVALID: readonly (readonly [label: string, options: unknown, path: string, expected: string])[] = [
+  // The options object itself.
+  ['options null', null, 'options', 'must be an object, got null'],
+  ['options a string', 'fast', 'options', 'must be an object, got "fast"'],
+  ['options a number', 5, 'options', 'must be an object, got 5'],
+  ['options an array', [], 'options', 'must be an object, got an array'],
+  ['options a function', rule, 'options', 'must be an object, got a function'],
+  ['options a revoked proxy', revoked(), 'options', 'must be an object'],
+  ['an unknown top-level option', { maxStep: 3 }, 'maxStep', 'known: maxSteps, repeatedToolCall'],
+  // maxSteps: an integer of at least 1, or false.
+  ['maxSteps 0', { maxSteps: 0 }, 'maxSteps', 'must be an integer of at least 1, got 0'],
+  ['maxSteps -3', { maxSteps: -3 }, 'maxSteps', 'must be an integer of at least 1, got -3'],
+  ['maxSteps 2.5', { maxSteps: 2.5 }, 'maxSteps', 'must be an integer of at least 1, got 2.5'],
+  ['maxSteps NaN', { maxSteps: Number.NaN }, 'maxSteps', 'must be an integer of at least 1, got NaN'],
+  ['maxSteps Infinity', { maxSteps: Infinity }, 'maxSteps', 'must be an integer of at least 1, got Infinity'],
+  ['maxSteps a numeric string', { maxSteps: '10' }, 'maxSteps', 'must be an integer of at least 1, got "10"'],
+  ['maxSteps a bigint', { maxSteps: 10n }, 'maxSteps', 'must be an integer of at least 1, got 10n'],
+  ['maxSteps true', { maxSteps: true }, 'maxSteps', 'must be an integer of at least 1, got true'],
+  ['maxSteps null', { maxSteps: null }, 'maxSteps', 'must be an integer of at least 1, got null'],
+  ['maxSteps a boxed number', { maxSteps: Object(5) as unknown }, 'maxSteps', 'must be an integer of at least 1, got a value of type object'],
+  ['maxSteps behind a throwing getter', throwingGetter('maxSteps'), 'maxSteps', 'could not be read'],
+  // repeatedToolCall.
+  ['repeatedToolCall a number', { repeatedToolCall: 3 }, 'repeatedToolCall', 'must be an object, got 3'],
+  ['repeatedToolCall an array', { repeatedToolCall: [3] }, 'repeatedToolCall', 'must be an object, got an array'],
+  ['repeatedToolCall.threshold 1', { repeatedToolCall: { threshold: 1 } }, 'repeatedToolCall.threshold', 'must be an integer of at least 2, got 1'],
+  ['repeatedToolCall.threshold 3.5', { repeatedToolCall: { threshold: 3.5 } }, 'repeatedToolCall.threshold', 'must be an integer of at least 2, got 3.5'],
+  ['repeatedToolCall.requireIdenticalResults a string', { repeatedToolCall: { requireIdenticalResults: 'yes' } }, 'repeatedToolCall.requireIdenticalResults', 'must be true or false, got "yes"'],
+  ['repeatedToolCall.ignoreErrors 1', { repeatedToolCall: { ignoreErrors: 1 } }, 'repeatedToolCall.ignoreErrors', 'must be true or false, got 1'],
+  ['repeatedToolCall.ignoreErrors null', { repeatedToolCall: { ignoreErrors: null } }, 'repeatedToolCall.ignoreErrors', 'must be true or false, got null'],
+  ['an unknown repeatedToolCall option', { repeatedToolCall: { treshold: 3 } }, 'repeatedToolCall.treshold', 'known: threshold, requireIdenticalResults, ignoreErrors'],
+  ['repeatedToolCall.threshold behind a throwing getter', { repeatedToolCall: throwingGetter('threshold') }, 'repeatedToolCall.threshold', 'could not be read'],
+  // oscillation.
+  ['oscillation a string', { oscillation: 'on' }, 'oscillation', 'must be an object, got "on"'],
+  ['oscillation.maxPeriod 1', { oscillation: { maxPeriod: 1 } }, 'oscillation.maxPeriod', 'must be an integer of at least 2, got 1'],
+  ['oscillation.repeats 2.01', { oscillation: { repeats: 2.01 } }, 'oscillation.repeats', 'must be an integer of at least 2, got 2.01'],
+  ['oscillation.repeats a string', { oscillation: { repeats: '3' } }, 'oscillation.repeats', 'must be an integer of at least 2, got "3"'],
+  // noProgress.
+  ['noProgress null', { noProgress: null }, 'noProgress', 'must be an object, got null'],
+  ['noProgress.threshold -2', { noProgress: { threshold: -2 } }, 'noProgress.threshold', 'must be an integer of at least 2, got -2'],
+  // finishReason.
+  ['finishReason.terminal a string', { finishReason: { terminal: 'stop' } }, 'finishReason.terminal', 'must be an array of strings, got "stop"'],
+  ['finishReason.terminal a Set', { finishReason: { terminal: new Set(['stop']) } }, 'finishReason.terminal', 'must be an array of strings, got a value of type object'],
+  ['finishReason.terminal[1] a number', { finishReason: { terminal: ['stop', 7] } }, 'finishReason.terminal[1]', 'must be a string, got 7'],
+  ['finishReason.terminal[1] a hole', { finishReason: { terminal: sparse({ 0: 'stop', 2: 'length' }, 3) } }, 'finishReason.terminal[1]', 'must be a string, got undefined'],
+  ['finishReason.otherPolicy unknown', { finishReason: { otherPolicy: 'halt' } }, 'finishReason.otherPolicy', 'must be one of "stop", "continue", "stop-if-text-only", got "halt"'],
+  ['finishReason.otherPolicy null', { finishReason: { otherPolicy: null } }, 'finishReason.otherPolicy', 'must be one of "stop", "continue", "stop-if-text-only", got null'],
+  ['finishReason.otherPolicy in capitals', { finishReason: { otherPolicy: 'STOP' } }, 'finishReason.otherPolicy', 'must be one of "stop", "continue", "stop-if-text-only", got "STOP"'],
+  // budget.
+  ['budget a string', { budget: 'lots' }, 'budget', 'must be an object, got "lots"'],
+  ['budget.maxTotalTokens 0', { budget: { maxTotalTokens: 0 } }, 'budget.maxTotalTokens', 'must be a finite number greater than 0, got 0'],
+  ['budget.maxInputTokens negative', { budget: { maxInputTokens: -100 } }, 'budget.maxInputTokens', 'must be a finite number greater than 0, got -100'],
+  ['budget.maxOutputTokens NaN', { budget: { maxOutputTokens: Number.NaN } }, 'budget.maxOutputTokens', 'must be a finite number greater than 0, got NaN'],
+  ['budget.maxCostUsd Infinity', { budget: { maxCostUsd: Infinity } }, 'budget.maxCostUsd', 'must be a finite number greater than 0, got Infinity'],
+  ['budget.maxDurationMs a string', { budget: { maxDurationMs: '60000' } }, 'budget.maxDurationMs', 'must be a finite number greater than 0, got "60000"'],
+  ['budget.maxCostUsd an array', { budget: { maxCostUsd: [1] } }, 'budget.maxCostUsd', 'must be a finite number greater than 0, got an array'],
+  ['budget.maxCostUsd null', { budget: { maxCostUsd: null } }, 'budget.maxCostUsd', 'must be a finite number greater than 0, got null'],
+  ['budget.maxCostUsd.limit missing', { budget: { maxCostUsd: { warnAt: 0.5 } } }, 'budget.maxCostUsd.limit', 'must be a finite number greater than 0, got undefined'],
+  ['budget.maxCostUsd.limit 0', { budget: { maxCostUsd: { limit: 0 } } }, 'budget.maxCostUsd.limit', 'must be a finite number greater than 0, got 0'],
+  ['budget.maxTotalTokens.warnAt 0', { budget: { maxTotalTokens: { limit: 10, warnAt: 0 } } }, 'budget.maxTotalTokens.warnAt', 'must be a number greater than 0 and at most 1, got 0'],
+  ['budget.maxTotalTokens.warnAt 1.5', { budget: { maxTotalTokens: { limit: 10, warnAt: 1.5 } } }, 'budget.maxTotalTokens.warnAt', 'must be a number greater than 0 and at most 1, got 1.5'],
+  ['an unknown budget limit option', { budget: { maxTotalTokens: { limit: 10, ratio: 0.5 } } }, 'budget.maxTotalTokens.ratio', 'known: limit, warnAt'],
+  ['budget.warnAt negative', { budget: { warnAt: -0.2 } }, 'budget.warnAt', 'must be a number greater than 0 and at most 1, got -0.2'],
+  ['budget.warnAt NaN', { budget: { warnAt: Number.NaN } }, 'budget.warnAt', 'must be a number greater than 0 and at most 1, got NaN'],
+  ['budget.warnAt a percentage string', { budget: { warnAt: '80%' } }, 'budget.warnAt', 'must be a number greater than 0 and at most 1, got "80%"'],
+  ['an unknown budget option', { budget: { maxTokens: 100 } }, 'budget.maxTokens', 'known: maxTotalTokens, maxInputTokens'],
+  // custom and now.
+  ['custom a string', { custom: 'rule' }, 'custom', 'must be a function, got "rule"'],
+  ['custom an object', { custom: { check: rule } }, 'custom', 'must be a function, got a value of type object'],
+  ['custom[1] null', { custom: [rule, null] }, 'custom[1]', 'must be a function, got null'],
+  ['custom[1] a hole', { custom: sparse({ 0: rule, 2: rule }, 3) }, 'custom[1]', 'must be a function, got undefined'],
+  ['now a number', { now: 1_700_000_000_000 }, 'now', 'must be a function returning milliseconds, got 1700000000000'],
+  ['now a Date', { now: new Date(0) }, 'now', 'must be a function returning milliseconds, got a value of type object'],
+];
+
+describe('invalid options', () => {
+  it('has a table of at least 30 invalid option sets', () => {
+    expect(INVALID.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.each(INVALID)('%s: throws a TypeError naming the option path and what was expected', (_label, options, path, expected) => {
+    let thrown: unknown;
+    try {
+      createGuard(options as GuardOptions);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    const message = (thrown as TypeError).message;
+    expect(message).toMatch(/^agent-loopguard: /);
+    expect(message).toContain(`option "${path}"`);
+    expect(message).toContain(expected);
+  });
+});
+
+describe('valid options are read, not changed', () => {
+  it('leaves the caller’s custom and terminal lists unfrozen and ignores later changes to them', () => {
+    const rules: CustomDetector[] = [rule];
+    const terminal = ['stop'];
+    const guard = createGuard({ custom: rules, finishReason: { terminal } });
+    expect(Object.isFrozen(rules)).toBe(false);
+    expect(Object.isFrozen(terminal)).toBe(false);
+    rules.push(() => ({ stop: true }));
+    terminal.push('other');
+    expect(guard.check({ text: 'hi', finishReason: 'other', toolCalls: [{ name: 'a' }] })).toEqual({ stop: false });
+  });
+});
+
+describe('options: no prototype pollution', () => {
+  expectPrototypesUntouched();
+
+  it.each([
+    ['__proto__', '{"__proto__": {"maxSteps": 1}}', '__proto__'],
+    ['constructor', '{"constructor": {"maxSteps": 1}}', 'constructor'],
+    ['prototype', '{"prototype": {"maxSteps": 1}}', 'prototype'],
+    ['a nested __proto__', '{"repeatedToolCall": {"__proto__": {"threshold": 2}}}', 'repeatedToolCall.__proto__'],
+    ['a nested constructor', '{"oscillation": {"constructor": {"repeats": 2}}}', 'oscillation.constructor'],
+    ['a __proto__ in a budget limit', '{"budget": {"maxCostUsd": {"limit": 1, "__proto__": {"warnAt": 0.1}}}}', 'budget.maxCostUsd.__proto__'],
+    ['a prototype in the budget', '{"budget": {"prototype": {"maxTotalTokens": 1}}}', 'budget.prototype'],
+    ['a __proto__ in noProgress', '{"noProgress": {"__proto__": {"threshold": 2}}}', 'noProgress.__proto__'],
+    ['a __proto__ in finishReason', '{"finishReason": {"__proto__": {"otherPolicy": "continue"}}}', 'finishReason.__proto__'],
+  ])('rejects an own %s key in options as an unknown option, never applying it', (_label, json, path) => {
+    const options = JSON.parse(json) as GuardOptions;
+    expect(() => createGuard(options)).toThrow(TypeError);
+    expect(() => createGuard(options)).toThrow(`unknown option "${path}"`);
+  });
+
+  it('reads only own option properties, so a polluted Object.prototype changes nothing', () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    const keys = ['maxSteps', 'threshold', 'otherPolicy', 'maxTotalTokens', 'warnAt', 'custom', 'now'];
+    const expectedDetectors = createGuardSummaryWithoutPollution();
+    try {
+      prototype.maxSteps = 1;
+      prototype.threshold = 2;
+      prototype.otherPolicy = 'stop';
+      prototype.maxTotalTokens = 1;
+      prototype.warnAt = 0.01;
+      prototype.custom = () => ({ stop: true });
+      prototype.now = 'not a function';
+      const guard = createGuard({ repeatedToolCall: {}, noProgress: {}, finishReason: {}, budget: {} });
+      const step = { text: 'hello', finishReason: 'other-reason', toolCalls: [{ name: 'a' }], usage: { totalTokens: 5 } };
+      expect(guard.check(step)).toEqual({ stop: false });
+      expect(guard.summary().detectors).toEqual(expectedDetectors);
+    } finally {
+      for (const key of keys) Reflect.deleteProperty(prototype, key);
+    }
+  });
+
+  it('ignores options inherited from a prototype of the options object', () => {
+    const inherited = Object.create({ maxSteps: 1, budget: { maxTotalTokens: 1 } }) as GuardOptions;
+    const guard = createGuard(inherited);
+    expect(guard.check({ usage: { totalTokens: 100 } })).toEqual({ stop: false });
+  });
+});
+
+/** What summary().detectors says for the same options when nothing is polluted. */
+function createGuardSummaryWithoutPollution(): unknown {
+  const guard = createGuard({ repeatedToolCall: {}, noProgress: {}, finishReason: {}, budget: {} });
+  guard.check({ text: 'hello', finishReason: 'other-reason', toolCalls: [{ name: 'a' }], usage: { totalTokens: 5 } });
+  return guard.summary().detectors;
+}
