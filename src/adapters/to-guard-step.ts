@@ -1,3 +1,4 @@
+import type { Mutable } from '../guard/mutable.js';
 import { safeArray, safeRead } from '../guard/safe-read.js';
 import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
 
@@ -81,7 +82,7 @@ export interface ToGuardStepOptions<Step extends AiSdkStepLike = AiSdkStepLike> 
  * @returns the step in the guard's shape
  */
 export function toGuardStep<Step extends AiSdkStepLike>(step: Step, options?: ToGuardStepOptions<Step>): GuardStep {
-  const mapped: { -readonly [Key in keyof GuardStep]: GuardStep[Key] } = {};
+  const mapped: Mutable<GuardStep> = {};
   const toolCalls = readToolCalls(step);
   if (toolCalls !== undefined) mapped.toolCalls = toolCalls;
   const text = safeRead(step, 'text');
@@ -120,7 +121,7 @@ function readToolCalls(step: unknown): GuardToolCall[] | undefined {
     const name = safeRead(call, 'toolName');
     if (typeof name !== 'string') continue;
     const id = safeRead(call, 'toolCallId');
-    const guardCall: { -readonly [Key in keyof GuardToolCall]: GuardToolCall[Key] } = {
+    const guardCall: Mutable<GuardToolCall> = {
       name,
       args: hasField(call, 'input') ? safeRead(call, 'input') : safeRead(call, 'args'),
     };
@@ -139,7 +140,7 @@ function invalidCallError(call: unknown): unknown {
 
 function readUsage<Step extends AiSdkStepLike>(step: Step, cost: AiSdkCostFunction<Step> | undefined): GuardUsage | undefined {
   const usage = safeRead(step, 'usage');
-  const mapped: { -readonly [Key in keyof GuardUsage]: GuardUsage[Key] } = {};
+  const mapped: Mutable<GuardUsage> = {};
   for (const key of ['inputTokens', 'outputTokens', 'totalTokens'] as const) {
     const value = safeRead(usage, key);
     if (typeof value === 'number') mapped[key] = value;

@@ -1,7 +1,8 @@
 import { canonicalize } from '../canonical/canonicalize.js';
 import type { CallFacts } from '../detectors/detector.js';
 import { preview } from './normalize-text.js';
-import { safeArray, safeRead, usableNumber } from './safe-read.js';
+import type { Mutable } from './mutable.js';
+import { isFiniteNumber, safeArray, safeRead, usableNumber } from './safe-read.js';
 import { comparisonKey } from '../canonical/stable-hash.js';
 import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
 
@@ -27,7 +28,7 @@ function reduceCall(raw: unknown): { call: GuardToolCall; facts: CallFacts } | u
   if (result !== undefined) outcome += `\u0000r${comparisonKey(canonicalize(result))}`;
   if (failed) outcome += `\u0000e${comparisonKey(canonicalize(error))}`;
 
-  const call: { -readonly [K in keyof GuardToolCall]: GuardToolCall[K] } = { name };
+  const call: Mutable<GuardToolCall> = { name };
   if (args !== undefined) call.args = args;
   if (result !== undefined) call.result = result;
   if (error !== undefined) call.error = error;
@@ -36,7 +37,7 @@ function reduceCall(raw: unknown): { call: GuardToolCall; facts: CallFacts } | u
 
 function reduceUsage(raw: unknown): GuardUsage | undefined {
   if (raw === null || typeof raw !== 'object') return undefined;
-  const usage: { -readonly [K in keyof GuardUsage]: GuardUsage[K] } = {};
+  const usage: Mutable<GuardUsage> = {};
   for (const key of ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'] as const) {
     const value = usableNumber(safeRead(raw, key));
     if (value !== undefined) usage[key] = value;
@@ -46,7 +47,7 @@ function reduceUsage(raw: unknown): GuardUsage | undefined {
 
 /** Reads everything usable from a step exactly once; anything unusable is left out, nothing throws. */
 export function reduceStep(raw: unknown): ReducedStep {
-  const step: { -readonly [K in keyof GuardStep]: GuardStep[K] } = {};
+  const step: Mutable<GuardStep> = {};
   const calls: CallFacts[] = [];
 
   const rawCalls = safeRead(raw, 'toolCalls');
@@ -74,8 +75,7 @@ export function reduceStep(raw: unknown): ReducedStep {
   if (durationMs !== undefined) step.durationMs = durationMs;
 
   const timestamp = safeRead(raw, 'timestamp');
-  // Stryker disable next-line ConditionalExpression: Number.isFinite is false for every non-number; the typeof test narrows the type.
-  if (typeof timestamp === 'number' && Number.isFinite(timestamp)) step.timestamp = timestamp;
+  if (isFiniteNumber(timestamp)) step.timestamp = timestamp;
 
   return {
     step: Object.freeze(step),

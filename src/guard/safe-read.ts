@@ -41,8 +41,13 @@ export function safeArray(value: unknown): readonly unknown[] {
   return items;
 }
 
+/** `Number.isFinite` as a type guard: it is false for every non-number, so no `typeof` test is needed beside it. */
+export const isFiniteNumber = Number.isFinite as (value: unknown) => value is number;
+
+/** `Number.isInteger` as a type guard: it is false for every non-number, so no `typeof` test is needed beside it. */
+export const isInteger = Number.isInteger as (value: unknown) => value is number;
+
 /** A finite, non-negative number, else `undefined`. */
 export function usableNumber(value: unknown): number | undefined {
-  // Stryker disable next-line ConditionalExpression: Number.isFinite is false for every non-number; the typeof test narrows the type.
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  return isFiniteNumber(value) && value >= 0 ? value : undefined;
 }

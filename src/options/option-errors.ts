@@ -1,3 +1,5 @@
+import { isFiniteNumber, isInteger } from '../guard/safe-read.js';
+
 /** Checks one option value and throws a `TypeError` naming its path when it does not fit. */
 
 function describe(value: unknown): string {
@@ -62,8 +64,7 @@ export function expectObject(path: string, value: unknown, known: readonly strin
 /** An integer at least `min`, or the default when the value is absent. */
 export function integerOption(path: string, value: unknown, min: number, fallback: number): number {
   if (value === undefined) return fallback;
-  // Stryker disable next-line ConditionalExpression: Number.isInteger is false for every non-number; the typeof test narrows the type.
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+  if (!isInteger(value) || value < min) {
     optionError(path, `an integer of at least ${String(min)}`, value);
   }
   return value;
@@ -78,8 +79,7 @@ export function booleanOption(path: string, value: unknown, fallback: boolean): 
 
 /** A finite number greater than 0. */
 export function positiveNumber(path: string, value: unknown): number {
-  // Stryker disable next-line ConditionalExpression: Number.isFinite is false for every non-number; the typeof test narrows the type.
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+  if (!isFiniteNumber(value) || value <= 0) {
     optionError(path, 'a finite number greater than 0', value);
   }
   return value;

@@ -1,3 +1,4 @@
+import { isInteger } from '../guard/safe-read.js';
 import { DEFAULT_OPTIONS } from './default-options.js';
 import { normalizeFinishReason } from '../detectors/normalize-finish-reason.js';
 import {
@@ -162,8 +163,7 @@ function resolveNow(value: unknown): () => number {
 
 function resolveHistoryLimit(value: unknown): number | undefined {
   if (value === undefined || value === false) return undefined;
-  // Stryker disable next-line ConditionalExpression: equivalent: Number.isInteger is false for every non-number; the typeof test only narrows the type.
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+  if (!isInteger(value) || value < 1) {
     optionError('historyLimit', 'an integer of at least 1, or false', value);
   }
   return value;
