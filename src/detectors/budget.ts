@@ -15,9 +15,9 @@ function currentValue(metric: BudgetMetric, facts: StepFacts): number {
   return metric === 'durationMs' ? Math.max(facts.totals.durationMs, facts.elapsedMs) : facts.totals[metric];
 }
 
-/** Round for display only; evidence keeps the exact figure. */
+/** Rounded to four decimals for display only; evidence keeps the exact figure. Huge figures have no decimals to round. */
 function show(value: number): string {
-  return String(Math.round(value * 10_000) / 10_000);
+  return value >= 1e12 ? String(value) : String(Math.round(value * 10_000) / 10_000);
 }
 
 /**
@@ -30,7 +30,7 @@ export function budgetDetector(options: { readonly limits: readonly ResolvedBudg
     check(facts) {
       let stop: Finding<'budget'> | undefined;
       const warnings: GuardWarning[] = [];
-      for (const { metric, code, limit, warnAt } of options.limits) {
+      for (const { metric, code, limit, warnFrom } of options.limits) {
         const value = currentValue(metric, facts);
         if (value >= limit) {
           stop ??= {
@@ -40,8 +40,7 @@ export function budgetDetector(options: { readonly limits: readonly ResolvedBudg
           };
           continue;
         }
-        // Stryker disable next-line ConditionalExpression: with warnAt undefined, warnAt * limit is NaN and the comparison is false anyway.
-        if (warnAt !== undefined && value >= warnAt * limit) {
+        if (warnFrom !== undefined && value >= warnFrom) {
           const ratio = value / limit;
           warnings.push({
             code: 'BUDGET_WARNING',

@@ -34,8 +34,13 @@ export interface StepFacts {
    */
   readonly history: readonly GuardStep[];
   readonly calls: readonly CallFacts[];
-  /** Lower-cased, whitespace collapsed and trimmed; `''` without text. */
-  readonly normalizedText: string;
+  /**
+   * The text normalised (lower-cased, whitespace collapsed, trimmed; `''` without text) as a comparison key: short texts
+   * as themselves, long ones by length and hash.
+   */
+  readonly textKey: string;
+  /** The normalised text, shortened for evidence. */
+  readonly textPreview: string;
   /** The step has non-blank text. */
   readonly hasText: boolean;
   /** The finish reason if it was a string. */

@@ -1,13 +1,5 @@
-import { hashString } from '../canonical/stable-hash.js';
-import { preview } from '../guard/normalize-text.js';
 import type { Detector } from './detector.js';
 import { createOutcomeMemory } from './outcome-memory.js';
-
-/** Short texts compare as themselves, long ones by length and hash; the prefixes keep the two apart. */
-function keyOfText(text: string): string {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: either form is a faithful key (barring hash collisions); the cut only saves memory.
-  return text.length <= 256 ? `=${text}` : `#${String(text.length)}:${hashString(text)}`;
-}
 
 /** The stalled steps at the end of the run so far: how many, and the text they share. */
 interface StalledRun {
@@ -37,11 +29,9 @@ export function noProgressDetector(options: { readonly threshold: number }, wind
         stalled = undefined;
         return undefined;
       }
-      const textKey = keyOfText(facts.normalizedText);
+      const textKey = facts.textKey;
       stalled =
-        stalled?.textKey === textKey
-          ? { ...stalled, steps: stalled.steps + 1 }
-          : { steps: 1, textKey, textPreview: preview(facts.normalizedText) };
+        stalled?.textKey === textKey ? { ...stalled, steps: stalled.steps + 1 } : { steps: 1, textKey, textPreview: facts.textPreview };
       if (stalled.steps < threshold) return undefined;
       const { steps, textPreview } = stalled;
       return {

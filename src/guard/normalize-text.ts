@@ -4,10 +4,23 @@ export function normalizeText(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * Texts longer than this are not normalised whole: lower-casing hundreds of millions of characters can exhaust the
+ * heap. Such a text is compared by its exact length and hash, and previewed from its start.
+ */
+export const MAX_NORMALIZED_TEXT = 4_194_304;
+
 /** Longest preview put into evidence. */
 export const PREVIEW_LENGTH = 120;
 
-/** Shortens text for evidence, marking the cut with an ellipsis. */
+/**
+ * Shortens text for evidence, marking the cut with an ellipsis. The cut never falls between the two halves of a
+ * surrogate pair, so a preview is always well-formed where the text was.
+ */
 export function preview(text: string): string {
-  return text.length <= PREVIEW_LENGTH ? text : `${text.slice(0, PREVIEW_LENGTH - 1)}…`;
+  if (text.length <= PREVIEW_LENGTH) return text;
+  let end = PREVIEW_LENGTH - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
 }

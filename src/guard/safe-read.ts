@@ -44,8 +44,8 @@ export function safeArray(value: unknown): readonly unknown[] {
 /** `Number.isFinite` as a type guard: it is false for every non-number, so no `typeof` test is needed beside it. */
 export const isFiniteNumber = Number.isFinite as (value: unknown) => value is number;
 
-/** `Number.isInteger` as a type guard: it is false for every non-number, so no `typeof` test is needed beside it. */
-export const isInteger = Number.isInteger as (value: unknown) => value is number;
+/** `Number.isSafeInteger` as a type guard: it is false for every non-number, so no `typeof` test is needed beside it. */
+export const isSafeInteger = Number.isSafeInteger as (value: unknown) => value is number;
 
 /** A finite, non-negative number, else `undefined`. */
 export function usableNumber(value: unknown): number | undefined {

@@ -1,6 +1,7 @@
 import type { CallFacts, RunTotals, StepFacts } from '../detectors/detector.js';
 import type { GuardStep } from '../types.js';
-import { normalizeText } from './normalize-text.js';
+import { hashString } from '../canonical/stable-hash.js';
+import { MAX_NORMALIZED_TEXT, normalizeText, preview } from './normalize-text.js';
 import type { ReducedStep } from './reduce-step.js';
 
 /** Where the facts of a step get what is not in the step itself. */
@@ -52,8 +53,24 @@ export class LoadedStepFacts implements StepFacts {
     this.#elapsedMs = undefined;
   }
 
-  get normalizedText(): string {
-    return (this.#normalizedText ??= this.#text === undefined ? '' : normalizeText(this.#text));
+  /** The normalised text; of a text too long to normalise whole, the normalised start. */
+  get #normalized(): string {
+    const text = this.#text;
+    if (text === undefined) return '';
+    return (this.#normalizedText ??= normalizeText(text.length > MAX_NORMALIZED_TEXT ? text.slice(0, MAX_NORMALIZED_TEXT) : text));
+  }
+
+  get textKey(): string {
+    const text = this.#text;
+    // Too long to normalise whole: compared exactly, by length and hash of the text as given.
+    if (text !== undefined && text.length > MAX_NORMALIZED_TEXT) return `#t${String(text.length)}:${hashString(text)}`;
+    const normalized = this.#normalized;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: either form is a faithful key (barring hash collisions); the cut only saves memory.
+    return normalized.length <= 256 ? `=${normalized}` : `#${String(normalized.length)}:${hashString(normalized)}`;
+  }
+
+  get textPreview(): string {
+    return preview(this.#normalized);
   }
 
   get hasText(): boolean {

@@ -1,5 +1,7 @@
 import type { Finding } from '../detectors/detector.js';
 import type { GuardWarning, StopReason, StopVerdict, Verdict } from '../types.js';
+import { toPlainJson } from './plain-json.js';
+import { printable } from './printable.js';
 
 /**
  * The verdict for one step: the first finding in priority order, if any, as a stop, with every warning of the step.
@@ -13,8 +15,16 @@ export function verdictOf(
   warnings: readonly GuardWarning[] | undefined,
 ): Verdict {
   if (reason === undefined || finding === undefined) return warnings === undefined ? { stop: false } : { stop: false, warnings };
+  // Codes and details are written to logs: escaped, so no text a tool or rule supplied can forge a line. Evidence is
+  // data: copied as plain JSON, so whatever a custom rule put in it, the verdict can be logged and stored.
+  const stop = {
+    stop: true,
+    reason,
+    code: printable(finding.code),
+    detail: printable(finding.detail),
+    evidence: toPlainJson(finding.evidence),
+  };
   // A detector's kind and the finding it returns belong together (`Detector<Reason>`); the compiler cannot follow that
   // through the list of detectors, so the pairing is asserted here, in the one place verdicts are made.
-  const stop = { stop: true, reason, code: finding.code, detail: finding.detail, evidence: finding.evidence } as StopVerdict;
-  return warnings === undefined ? stop : { ...stop, warnings };
+  return (warnings === undefined ? stop : { ...stop, warnings }) as StopVerdict;
 }

@@ -1,4 +1,4 @@
-import { isFiniteNumber, isInteger } from '../guard/safe-read.js';
+import { isFiniteNumber, isSafeInteger } from '../guard/safe-read.js';
 
 /** Checks one option value and throws a `TypeError` naming its path when it does not fit. */
 
@@ -61,13 +61,32 @@ export function expectObject(path: string, value: unknown, known: readonly strin
   return record;
 }
 
-/** An integer at least `min`, or the default when the value is absent. */
-export function integerOption(path: string, value: unknown, min: number, fallback: number): number {
+/**
+ * An integer from `min` to `max`, or the default when the value is absent. Integers past 2^53 - 1 are refused: they
+ * cannot be counted to exactly.
+ */
+export function integerOption(path: string, value: unknown, min: number, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  if (!isInteger(value) || value < min) {
-    optionError(path, `an integer of at least ${String(min)}`, value);
+  if (!isSafeInteger(value) || value < min || value > max) {
+    optionError(path, max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${String(min)}` : `an integer from ${String(min)} to ${String(max)}`, value);
   }
   return value;
+}
+
+/**
+ * The items of an array option, at most `maxItems` of them, copied (so freezing never touches the caller's array);
+ * holes read as `undefined`, so each item can be reported by its index.
+ */
+export function listOption(path: string, value: unknown, maxItems: number, expected: string): unknown[] {
+  let length: unknown;
+  try {
+    if (Array.isArray(value)) length = (value as unknown[]).length;
+  } catch {
+    // A revoked proxy: reported below as not an array.
+  }
+  if (typeof length !== 'number') optionError(path, expected, value);
+  if (length > maxItems) optionError(path, `${expected} of at most ${String(maxItems)} items`, value);
+  return Array.from(value as unknown[]);
 }
 
 /** A boolean, or the default when the value is absent. */

@@ -1,10 +1,12 @@
-import { isInteger } from '../guard/safe-read.js';
+import { multiplyFigures } from '../guard/run-totals.js';
+import { isSafeInteger } from '../guard/safe-read.js';
 import { DEFAULT_OPTIONS } from './default-options.js';
 import { normalizeFinishReason } from '../detectors/normalize-finish-reason.js';
 import {
   booleanOption,
   expectObject,
   integerOption,
+  listOption,
   optionError,
   positiveNumber,
   ratioOption,
@@ -18,6 +20,8 @@ export interface ResolvedBudgetLimit {
   readonly limit: number;
   /** Absent: no warnings for this limit. */
   readonly warnAt: number | undefined;
+  /** `warnAt` times `limit` as decimals multiply: where warnings start. Absent without `warnAt`. */
+  readonly warnFrom: number | undefined;
 }
 
 /** Options after validation, with every default filled in. Detectors trust these. */
@@ -46,6 +50,18 @@ const BUDGET_LIMITS = [
 ] as const;
 
 const OTHER_POLICIES: readonly OtherPolicy[] = ['stop', 'continue', 'stop-if-text-only'];
+
+/**
+ * The largest values of the options whose size costs work or memory on every check, so a typo cannot make each check
+ * slow or exhaust the heap: oscillation looks back `maxPeriod` calls for every call; every custom rule runs on every
+ * step; every terminal reason is normalised and kept.
+ */
+export const OPTION_MAXIMA = Object.freeze({
+  oscillationMaxPeriod: 64,
+  customRules: 1_000,
+  terminalReasons: 1_000,
+  terminalReasonLength: 1_000,
+});
 
 const TOP_LEVEL_KEYS = [
   'maxSteps',
@@ -91,7 +107,7 @@ function resolveOscillation(value: unknown): ResolvedOptions['oscillation'] {
   if (options === false) return false;
   const defaults = DEFAULT_OPTIONS.oscillation;
   return {
-    maxPeriod: integerOption('oscillation.maxPeriod', options.maxPeriod, 2, defaults.maxPeriod),
+    maxPeriod: integerOption('oscillation.maxPeriod', options.maxPeriod, 2, defaults.maxPeriod, OPTION_MAXIMA.oscillationMaxPeriod),
     repeats: integerOption('oscillation.repeats', options.repeats, 2, defaults.repeats),
   };
 }
@@ -108,11 +124,11 @@ function resolveFinishReason(value: unknown): ResolvedOptions['finishReason'] {
   const defaults = DEFAULT_OPTIONS.finishReason;
   let terminal: readonly string[] = defaults.terminal;
   if (options.terminal !== undefined) {
-    const list = options.terminal;
-    if (!Array.isArray(list)) optionError('finishReason.terminal', 'an array of strings', list);
-    // `Array.from` reads holes as `undefined`, so a sparse list is reported instead of skipped.
-    terminal = Array.from(list as unknown[], (reason, index) => {
-      if (typeof reason !== 'string') optionError(`finishReason.terminal[${String(index)}]`, 'a string', reason);
+    const list = listOption('finishReason.terminal', options.terminal, OPTION_MAXIMA.terminalReasons, 'an array of strings');
+    terminal = list.map((reason, index) => {
+      if (typeof reason !== 'string' || reason.length > OPTION_MAXIMA.terminalReasonLength) {
+        optionError(`finishReason.terminal[${String(index)}]`, `a string of at most ${String(OPTION_MAXIMA.terminalReasonLength)} characters`, reason);
+      }
       return normalizeFinishReason(reason);
     });
   }
@@ -121,6 +137,10 @@ function resolveFinishReason(value: unknown): ResolvedOptions['finishReason'] {
     optionError('finishReason.otherPolicy', `one of ${OTHER_POLICIES.map((p) => `"${p}"`).join(', ')}`, otherPolicy);
   }
   return { terminal: Object.freeze(terminal), otherPolicy: otherPolicy as OtherPolicy };
+}
+
+function budgetLimit(metric: BudgetMetric, code: StopCodes['budget'], limit: number, warnAt: number | undefined): ResolvedBudgetLimit {
+  return { metric, code, limit, warnAt, warnFrom: warnAt === undefined ? undefined : multiplyFigures(warnAt, limit) };
 }
 
 function resolveBudget(value: unknown): ResolvedOptions['budget'] {
@@ -135,9 +155,9 @@ function resolveBudget(value: unknown): ResolvedOptions['budget'] {
     if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
       const limitOptions = expectObject(path, raw, ['limit', 'warnAt']);
       const warnAt = limitOptions.warnAt === undefined ? sharedWarnAt : ratioOption(`${path}.warnAt`, limitOptions.warnAt);
-      limits.push({ metric, code, limit: positiveNumber(`${path}.limit`, limitOptions.limit), warnAt });
+      limits.push(budgetLimit(metric, code, positiveNumber(`${path}.limit`, limitOptions.limit), warnAt));
     } else {
-      limits.push({ metric, code, limit: positiveNumber(path, raw), warnAt: sharedWarnAt });
+      limits.push(budgetLimit(metric, code, positiveNumber(path, raw), sharedWarnAt));
     }
   }
   return { limits: Object.freeze(limits) };
@@ -145,11 +165,10 @@ function resolveBudget(value: unknown): ResolvedOptions['budget'] {
 
 function resolveCustom(value: unknown): readonly CustomDetector[] {
   if (value === undefined) return [];
-  // A copy: freezing the caller's own array would break their later pushes. Holes read as `undefined`.
-  const list: unknown[] = Array.isArray(value) ? Array.from(value as unknown[]) : [value];
+  const list = typeof value === 'function' ? [value] : listOption('custom', value, OPTION_MAXIMA.customRules, 'a function or an array of functions');
   list.forEach((detector, index) => {
     if (typeof detector !== 'function') {
-      optionError(Array.isArray(value) ? `custom[${String(index)}]` : 'custom', 'a function', detector);
+      optionError(`custom[${String(index)}]`, 'a function', detector);
     }
   });
   return Object.freeze(list as CustomDetector[]);
@@ -158,14 +177,20 @@ function resolveCustom(value: unknown): readonly CustomDetector[] {
 function resolveNow(value: unknown): () => number {
   if (value === undefined) return Date.now;
   if (typeof value !== 'function') optionError('now', 'a function returning milliseconds', value);
+  try {
+    (value as () => unknown)();
+  } catch (error) {
+    // Most often a method passed without its object, such as `performance.now`.
+    throw new TypeError(
+      `agent-loopguard: option "now" threw when called (${error instanceof Error ? error.message : String(error)}); pass a function that can be called on its own, such as () => performance.now().`,
+    );
+  }
   return value as () => number;
 }
 
 function resolveHistoryLimit(value: unknown): number | undefined {
   if (value === undefined || value === false) return undefined;
-  if (!isInteger(value) || value < 1) {
-    optionError('historyLimit', 'an integer of at least 1, or false', value);
-  }
+  if (!isSafeInteger(value) || value < 1) optionError('historyLimit', 'an integer of at least 1, or false', value);
   return value;
 }
 

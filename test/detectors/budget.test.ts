@@ -194,19 +194,19 @@ const totals = { inputTokens: 0, outputTokens: 0, totalTokens: 5, costUsd: 0, du
 
 describe('budget detector result shape', () => {
   it('answers undefined below every limit and warning', () => {
-    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 100, warnAt: 0.9 }] });
+    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 100, warnAt: 0.9, warnFrom: 90 }] });
     expect(detector.check(factsOf({}, 0, totals))).toBeUndefined();
   });
 
   it('gives a warning alone without a stop key', () => {
-    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 10, warnAt: 0.5 }] });
+    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 10, warnAt: 0.5, warnFrom: 5 }] });
     expect(detector.check(factsOf({}, 0, totals))).toStrictEqual({
       warnings: [{ code: 'BUDGET_WARNING', metric: 'totalTokens', value: 5, limit: 10, ratio: 0.5, detail: 'Total tokens is at 5 of a 10 limit (50%).' }],
     });
   });
 
   it('gives a stop without warnings without a warnings key, and leaves stop and reason to the guard', () => {
-    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 5, warnAt: 0.5 }] });
+    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 5, warnAt: 0.5, warnFrom: 2.5 }] });
     expect(detector.check(factsOf({}, 0, totals))).toStrictEqual({
       stop: {
         code: 'BUDGET_TOTAL_TOKENS',

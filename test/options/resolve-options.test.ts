@@ -37,9 +37,9 @@ describe('resolveOptions', () => {
       resolveOptions({ budget: { warnAt: 0.5, maxDurationMs: 10, maxCostUsd: { limit: 2, warnAt: 0.9 }, maxTotalTokens: { limit: 3 } } }).budget,
     ).toEqual({
       limits: [
-        { metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 3, warnAt: 0.5 },
-        { metric: 'costUsd', code: 'BUDGET_COST_USD', limit: 2, warnAt: 0.9 },
-        { metric: 'durationMs', code: 'BUDGET_DURATION_MS', limit: 10, warnAt: 0.5 },
+        { metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 3, warnAt: 0.5, warnFrom: 1.5 },
+        { metric: 'costUsd', code: 'BUDGET_COST_USD', limit: 2, warnAt: 0.9, warnFrom: 1.8 },
+        { metric: 'durationMs', code: 'BUDGET_DURATION_MS', limit: 10, warnAt: 0.5, warnFrom: 5 },
       ],
     });
   });
@@ -76,7 +76,7 @@ describe('resolveOptions', () => {
     ['oscillation.repeats NaN', { oscillation: { repeats: Number.NaN } }, 'option "oscillation.repeats" must be an integer of at least 2, got NaN.'],
     ['noProgress.threshold', { noProgress: { threshold: null } }, 'option "noProgress.threshold" must be an integer of at least 2, got null.'],
     ['finishReason.terminal not an array', { finishReason: { terminal: 'stop' } }, 'option "finishReason.terminal" must be an array of strings, got "stop".'],
-    ['finishReason.terminal[1]', { finishReason: { terminal: ['stop', 3] } }, 'option "finishReason.terminal[1]" must be a string, got 3.'],
+    ['finishReason.terminal[1]', { finishReason: { terminal: ['stop', 3] } }, 'option "finishReason.terminal[1]" must be a string of at most 1000 characters, got 3.'],
     ['finishReason.otherPolicy', { finishReason: { otherPolicy: 'ignore' } }, 'option "finishReason.otherPolicy" must be one of "stop", "continue", "stop-if-text-only", got "ignore".'],
     ['budget.maxCostUsd negative', { budget: { maxCostUsd: -1 } }, 'option "budget.maxCostUsd" must be a finite number greater than 0, got -1.'],
     ['budget.maxTotalTokens 0', { budget: { maxTotalTokens: 0 } }, 'option "budget.maxTotalTokens" must be a finite number greater than 0, got 0.'],
@@ -84,7 +84,7 @@ describe('resolveOptions', () => {
     ['budget.maxCostUsd.warnAt', { budget: { maxCostUsd: { limit: 1, warnAt: 2 } } }, 'option "budget.maxCostUsd.warnAt" must be a number greater than 0 and at most 1, got 2.'],
     ['budget.warnAt 0', { budget: { warnAt: 0 } }, 'option "budget.warnAt" must be a number greater than 0 and at most 1, got 0.'],
     ['budget.maxInputTokens bigint', { budget: { maxInputTokens: 10n } }, 'option "budget.maxInputTokens" must be a finite number greater than 0, got 10n.'],
-    ['custom not a function', { custom: 'rule' }, 'option "custom" must be a function, got "rule".'],
+    ['custom not a function', { custom: 'rule' }, 'option "custom" must be a function or an array of functions, got "rule".'],
     ['custom[1] not a function', { custom: [() => undefined, {}] }, 'option "custom[1]" must be a function, got a value of type object.'],
     ['now not a function', { now: 5 }, 'option "now" must be a function returning milliseconds, got 5.'],
     ['budget a function', { budget: () => 1 }, 'option "budget" must be an object, got a function.'],
@@ -154,7 +154,17 @@ const INVALID: readonly (readonly [label: string, options: unknown, path: string
   ['repeatedToolCall.threshold behind a throwing getter', { repeatedToolCall: throwingGetter('threshold') }, 'repeatedToolCall.threshold', 'could not be read'],
   // oscillation.
   ['oscillation a string', { oscillation: 'on' }, 'oscillation', 'must be an object, got "on"'],
-  ['oscillation.maxPeriod 1', { oscillation: { maxPeriod: 1 } }, 'oscillation.maxPeriod', 'must be an integer of at least 2, got 1'],
+  ['oscillation.maxPeriod 1', { oscillation: { maxPeriod: 1 } }, 'oscillation.maxPeriod', 'must be an integer from 2 to 64, got 1'],
+  ['oscillation.maxPeriod past its maximum', { oscillation: { maxPeriod: 65 } }, 'oscillation.maxPeriod', 'must be an integer from 2 to 64, got 65'],
+  ['oscillation.maxPeriod 1e9', { oscillation: { maxPeriod: 1e9 } }, 'oscillation.maxPeriod', 'must be an integer from 2 to 64, got 1000000000'],
+  ['oscillation.maxPeriod 2**32', { oscillation: { maxPeriod: 2 ** 32 } }, 'oscillation.maxPeriod', 'must be an integer from 2 to 64, got 4294967296'],
+  ['maxSteps past 2^53', { maxSteps: 2 ** 53 }, 'maxSteps', 'must be an integer of at least 1, got 9007199254740992'],
+  ['repeatedToolCall.threshold past 2^53', { repeatedToolCall: { threshold: 2 ** 60 } }, 'repeatedToolCall.threshold', 'must be an integer of at least 2'],
+  ['historyLimit past 2^53', { historyLimit: 2 ** 53 }, 'historyLimit', 'must be an integer of at least 1, or false'],
+  ['custom with too many rules', { custom: Array.from({ length: 1001 }, () => () => undefined) }, 'custom', 'must be a function or an array of functions of at most 1000 items, got an array'],
+  ['finishReason.terminal with too many reasons', { finishReason: { terminal: Array.from({ length: 1001 }, () => 'x') } }, 'finishReason.terminal', 'must be an array of strings of at most 1000 items'],
+  ['finishReason.terminal a sparse array of 2^32 - 1 slots', { finishReason: { terminal: new Array<string>(2 ** 32 - 1) } }, 'finishReason.terminal', 'of at most 1000 items'],
+  ['finishReason.terminal[0] too long', { finishReason: { terminal: ['x'.repeat(1001)] } }, 'finishReason.terminal[0]', 'must be a string of at most 1000 characters'],
   ['oscillation.repeats 2.01', { oscillation: { repeats: 2.01 } }, 'oscillation.repeats', 'must be an integer of at least 2, got 2.01'],
   ['oscillation.repeats a string', { oscillation: { repeats: '3' } }, 'oscillation.repeats', 'must be an integer of at least 2, got "3"'],
   // noProgress.
@@ -163,8 +173,8 @@ const INVALID: readonly (readonly [label: string, options: unknown, path: string
   // finishReason.
   ['finishReason.terminal a string', { finishReason: { terminal: 'stop' } }, 'finishReason.terminal', 'must be an array of strings, got "stop"'],
   ['finishReason.terminal a Set', { finishReason: { terminal: new Set(['stop']) } }, 'finishReason.terminal', 'must be an array of strings, got a value of type object'],
-  ['finishReason.terminal[1] a number', { finishReason: { terminal: ['stop', 7] } }, 'finishReason.terminal[1]', 'must be a string, got 7'],
-  ['finishReason.terminal[1] a hole', { finishReason: { terminal: sparse({ 0: 'stop', 2: 'length' }, 3) } }, 'finishReason.terminal[1]', 'must be a string, got undefined'],
+  ['finishReason.terminal[1] a number', { finishReason: { terminal: ['stop', 7] } }, 'finishReason.terminal[1]', 'must be a string of at most 1000 characters, got 7'],
+  ['finishReason.terminal[1] a hole', { finishReason: { terminal: sparse({ 0: 'stop', 2: 'length' }, 3) } }, 'finishReason.terminal[1]', 'must be a string of at most 1000 characters, got undefined'],
   ['finishReason.otherPolicy unknown', { finishReason: { otherPolicy: 'halt' } }, 'finishReason.otherPolicy', 'must be one of "stop", "continue", "stop-if-text-only", got "halt"'],
   ['finishReason.otherPolicy null', { finishReason: { otherPolicy: null } }, 'finishReason.otherPolicy', 'must be one of "stop", "continue", "stop-if-text-only", got null'],
   ['finishReason.otherPolicy in capitals', { finishReason: { otherPolicy: 'STOP' } }, 'finishReason.otherPolicy', 'must be one of "stop", "continue", "stop-if-text-only", got "STOP"'],
@@ -187,8 +197,8 @@ const INVALID: readonly (readonly [label: string, options: unknown, path: string
   ['budget.warnAt a percentage string', { budget: { warnAt: '80%' } }, 'budget.warnAt', 'must be a number greater than 0 and at most 1, got "80%"'],
   ['an unknown budget option', { budget: { maxTokens: 100 } }, 'budget.maxTokens', 'known: maxTotalTokens, maxInputTokens'],
   // custom and now.
-  ['custom a string', { custom: 'rule' }, 'custom', 'must be a function, got "rule"'],
-  ['custom an object', { custom: { check: rule } }, 'custom', 'must be a function, got a value of type object'],
+  ['custom a string', { custom: 'rule' }, 'custom', 'must be a function or an array of functions, got "rule"'],
+  ['custom an object', { custom: { check: rule } }, 'custom', 'must be a function or an array of functions, got a value of type object'],
   ['custom[1] null', { custom: [rule, null] }, 'custom[1]', 'must be a function, got null'],
   ['custom[1] a hole', { custom: sparse({ 0: rule, 2: rule }, 3) }, 'custom[1]', 'must be a function, got undefined'],
   ['now a number', { now: 1_700_000_000_000 }, 'now', 'must be a function returning milliseconds, got 1700000000000'],
