@@ -66,9 +66,10 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
   const replays = new WeakMap<object, Replay>();
   let latest: Replay | undefined;
 
-  function replayFor(given: object, steps: readonly unknown[]): Replay {
+  /** The kept replay when `given` still starts with the steps it saw, else a new one. */
+  function replayFor(given: object, read: (index: number) => unknown, length: number): Replay {
     const kept = replays.get(given) ?? latest;
-    if (kept !== undefined && !kept.broken && sharesPrefix(kept.seen, steps)) return kept;
+    if (kept !== undefined && !kept.broken && sharesPrefix(kept.seen, read, length)) return kept;
     const guard = newGuard();
     guard.reset();
     return { guard, seen: [], verdicts: [], broken: false };
@@ -76,13 +77,21 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
 
   return (input) => {
     const given = safeRead(input, 'steps');
-    // A copy read once: the array itself may be a proxy whose length or items throw when read.
-    const steps = readSteps(given) as readonly Step[] | undefined;
-    if (steps === undefined || steps.length === 0) return false;
-    const replay = replayFor(given as object, steps);
+    const length = arrayLength(given);
+    if (length === undefined || length === 0) return false;
+    // Each item is read at most once per call: the array may be a proxy whose items change or throw when read.
+    const read = (index: number): unknown => safeRead(given, String(index));
+    const replay = replayFor(given as object, read, length);
+    const unseen = length - replay.seen.length;
+    if (unseen > MAX_REPLAY_STEPS) {
+      throw new TypeError(
+        `agent-loopguard: toStopWhen was given ${String(unseen)} steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`,
+      );
+    }
     try {
-      for (const step of steps.slice(replay.seen.length)) {
-        replay.verdicts.push(replay.guard.check(toGuardStep(step, { cost })));
+      for (let index = replay.seen.length; index < length; index++) {
+        const step = read(index);
+        replay.verdicts.push(replay.guard.check(toGuardStep(step as Step, { cost })));
         replay.seen.push(step);
       }
     } catch (error) {
@@ -92,7 +101,7 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
     }
     replays.set(given as object, replay);
     latest = replay;
-    const verdict = replay.verdicts[steps.length - 1];
+    const verdict = replay.verdicts[length - 1];
     // Stryker disable next-line OptionalChaining: every step up to the last has a verdict by now.
     if (verdict?.stop !== true) return false;
     onStop?.(verdict, given as readonly Step[]);
@@ -110,32 +119,31 @@ function guardFactory(optionsOrFactory: GuardOptions | (() => Guard) | undefined
   return () => createGuard(frozen);
 }
 
-/** Whether `steps` starts with the objects in `seen` or is itself a prefix of them. */
-function sharesPrefix(seen: readonly unknown[], steps: readonly unknown[]): boolean {
-  const length = Math.min(seen.length, steps.length);
-  for (let index = 0; index < length; index++) {
-    if (seen[index] !== steps[index]) return false;
+/** Whether the array read by `read` (of `length` items) starts with the objects in `seen` or is a prefix of them. */
+function sharesPrefix(seen: readonly unknown[], read: (index: number) => unknown, length: number): boolean {
+  const shared = Math.min(seen.length, length);
+  for (let index = 0; index < shared; index++) {
+    if (seen[index] !== read(index)) return false;
   }
   return true;
 }
 
 /**
- * Longest `steps` array read. A real run is far shorter; a hostile length (a sparse array of 2^32 - 1 slots, a proxy
- * claiming more) would otherwise cost hours of copying and checking empty steps.
+ * Most steps one call checks that it has not seen before. The AI SDK adds one step between calls; a replay from scratch
+ * of a long run stays far below this. A hostile length (a sparse array of 2^32 - 1 slots) is refused loudly instead of
+ * costing hours, or being ignored.
  */
 export const MAX_REPLAY_STEPS = 100_000;
 
-/**
- * A copy of an array of at most {@link MAX_REPLAY_STEPS} items, or `undefined` for anything else: a longer array, or
- * an array proxy that throws when read.
- */
-function readSteps(value: unknown): readonly unknown[] | undefined {
+/** The length of an array, or `undefined` for anything else (and for an array proxy that throws when asked). */
+function arrayLength(value: unknown): number | undefined {
   try {
-    if (Array.isArray(value) && (value as unknown[]).length <= MAX_REPLAY_STEPS) {
-      return Array.prototype.slice.call(value) as unknown[];
+    if (Array.isArray(value)) {
+      const length: unknown = (value as unknown[]).length;
+      if (typeof length === 'number') return length;
     }
   } catch {
-    // A revoked proxy, a trap that throws, or a length that is not a number.
+    // A revoked proxy, or a trap that throws.
   }
   return undefined;
 }

@@ -23,13 +23,40 @@ export function withGuard<Step extends GuardStep>(
 ): GuardedSteps<Step> {
   let verdict: Verdict | undefined;
   async function* guarded(): AsyncGenerator<Step, undefined, undefined> {
-    for await (const step of source) {
-      verdict = guard.check(step);
-      yield step;
-      // Returning from inside `for await` calls the source iterator's `return()`.
-      if (verdict.stop) return undefined;
+    if (Symbol.asyncIterator in source) {
+      for await (const step of source) {
+        verdict = guard.check(step);
+        yield step;
+        // Returning from inside `for await` calls the source iterator's `return()`.
+        if (verdict.stop) return undefined;
+      }
+      return undefined;
     }
-    return undefined;
+    // A sync iterable is walked by hand: `for await` over one does not close it when an item's promise rejects.
+    const iterator = source[Symbol.iterator]();
+    let open = true;
+    try {
+      for (;;) {
+        let next: IteratorResult<Step | PromiseLike<Step>>;
+        try {
+          next = iterator.next();
+        } catch (error) {
+          // An iterator whose `next` throws is finished; it is not closed.
+          open = false;
+          throw error;
+        }
+        if (next.done === true) {
+          open = false;
+          return undefined;
+        }
+        const step = await next.value;
+        verdict = guard.check(step);
+        yield step;
+        if (verdict.stop) return undefined;
+      }
+    } finally {
+      if (open) iterator.return?.();
+    }
   }
   return {
     get verdict() {

@@ -23,7 +23,6 @@ export function repeatedToolCallDetector(options: {
   readonly ignoreErrors: boolean;
 }): Detector<'repeated-tool-call'> {
   const { threshold, requireIdenticalResults, ignoreErrors } = options;
-  const keepIndexes = Math.max(threshold, MAX_STEP_INDEXES);
   let run: Run | undefined;
 
   function extend(current: Run, call: CallFacts, index: number): void {
@@ -31,7 +30,7 @@ export function repeatedToolCallDetector(options: {
     if (call.outcome !== current.first.outcome) current.identicalResults = false;
     if (current.stepIndexes[current.stepIndexes.length - 1] !== index) {
       current.stepIndexes.push(index);
-      if (current.stepIndexes.length > keepIndexes) current.stepIndexes.shift();
+      if (current.stepIndexes.length > MAX_STEP_INDEXES) current.stepIndexes.shift();
     }
   }
 

@@ -20,16 +20,25 @@ interface Run {
   lastVerdict: Verdict | null;
 }
 
+/** The clock's reading, or 0 when it throws: `check` never throws because of a clock. */
+function readClock(now: () => number): number {
+  try {
+    return now();
+  } catch {
+    return 0;
+  }
+}
+
 function newRun(options: ResolvedOptions): Run {
   const history = createStepHistory(options.historyLimit);
   const totals = emptyTotals();
   const { now } = options;
-  const startedAt = now();
+  const startedAt = readClock(now);
   return {
     detectors: buildDetectors(options),
     history,
     totals,
-    facts: new LoadedStepFacts({ history: () => history.forRules(), elapsed: () => now() - startedAt, totals }),
+    facts: new LoadedStepFacts({ history: () => history.forRules(), elapsed: () => readClock(now) - startedAt, totals }),
     steps: 0,
     toolCalls: 0,
     stops: 0,

@@ -1,4 +1,5 @@
 import { isFault } from './is-fault.js';
+import { printable } from './printable.js';
 import type { StopReason, Verdict } from '../types.js';
 
 const HINTS: Readonly<Record<StopReason, string>> = {
@@ -12,7 +13,8 @@ const HINTS: Readonly<Record<StopReason, string>> = {
 };
 
 /**
- * Turns a verdict into readable lines for logs: the code and detail, a short hint, then any budget warnings.
+ * Turns a verdict into readable lines for logs: the code and detail, a short hint, then any warnings. Text that came
+ * from outside (a hand-made verdict, say) is escaped, so every line it returns is one line of the report.
  * @param verdict - what `check` returned
  */
 export function explain(verdict: Verdict): string {
@@ -20,9 +22,9 @@ export function explain(verdict: Verdict): string {
   if (!verdict.stop) {
     lines.push('Continue.');
   } else {
-    lines.push(`Stop [${verdict.code}] ${verdict.detail}`);
+    lines.push(`Stop [${printable(verdict.code)}] ${printable(verdict.detail)}`);
     lines.push(isFault(verdict) ? `Hint: ${HINTS[verdict.reason]}` : 'Hint: The model finished normally; nothing to fix.');
   }
-  for (const warning of verdict.warnings ?? []) lines.push(`Warning [${warning.code}] ${warning.detail}`);
+  for (const warning of verdict.warnings ?? []) lines.push(`Warning [${printable(warning.code)}] ${printable(warning.detail)}`);
   return lines.join('\n');
 }

@@ -183,6 +183,7 @@ function resolveNow(value: unknown): () => number {
     // Most often a method passed without its object, such as `performance.now`.
     throw new TypeError(
       `agent-loopguard: option "now" threw when called (${error instanceof Error ? error.message : String(error)}); pass a function that can be called on its own, such as () => performance.now().`,
+      { cause: error },
     );
   }
   return value as () => number;

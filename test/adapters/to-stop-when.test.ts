@@ -358,16 +358,32 @@ describe('toStopWhen on a steps array that cannot be read', () => {
     expect(condition({ steps: [STOP_STEP] })).toBe(true);
   });
 
-  it('does not read a steps array longer than the cap (a sparse array of 2^32 - 1 slots answers at once)', () => {
+  it('refuses, loudly and at once, more new steps than it checks in one call (a sparse array of 2^32 - 1 slots)', () => {
     const condition = toStopWhen();
-    expect(condition({ steps: sparseSteps(2 ** 32 - 1) })).toBe(false);
-    expect(condition({ steps: stepsClaimingLength(Infinity) })).toBe(false);
-    expect(condition({ steps: sparseSteps(MAX_REPLAY_STEPS + 1) })).toBe(false);
+    expect(() => condition({ steps: sparseSteps(2 ** 32 - 1) })).toThrow(TypeError);
+    expect(() => condition({ steps: stepsClaimingLength(Infinity) })).toThrow('checks at most 100000 new steps per call');
+    expect(() => condition({ steps: sparseSteps(MAX_REPLAY_STEPS + 1) })).toThrow(
+      'toStopWhen was given 100001 steps it had not seen; it checks at most 100000 new steps per call.',
+    );
+    // Still usable afterwards.
+    expect(condition({ steps: [STOP_STEP] })).toBe(true);
   });
 
-  it('reads a steps array of exactly the cap', () => {
+  it('checks exactly the cap of new steps in one call', () => {
     const cheap = toStopWhen({ maxSteps: false, repeatedToolCall: false, oscillation: false, noProgress: false });
     expect(cheap({ steps: sparseSteps(MAX_REPLAY_STEPS) })).toBe(true);
+  });
+
+  it('keeps judging runs longer than 100,000 steps: a budget spent at step 150,000 stops the run', () => {
+    const steps: AiSdkStepLike[] = Array.from({ length: 150_000 }, () => ({ usage: { totalTokens: 1 } }));
+    const condition = toStopWhen({ maxSteps: false, noProgress: false, budget: { maxTotalTokens: 150_000 } });
+    // The same array, growing, as the AI SDK passes it: each call checks only what is new.
+    const given = steps.slice(0, 100_000);
+    expect(condition({ steps: given })).toBe(false);
+    given.push(...steps.slice(100_000, -1));
+    expect(condition({ steps: given })).toBe(false);
+    given.push({ usage: { totalTokens: 1 } });
+    expect(condition({ steps: given })).toBe(true);
   });
 
   it('hands onStop the array it was given, not its copy', () => {

@@ -104,6 +104,37 @@ describe('withGuard', () => {
     expect(await drain(withGuard(steps, createGuard()))).toEqual([search('a'), search('b')]);
   });
 
+  it('closes a sync source of promises when one of them rejects, and propagates the rejection', async () => {
+    const failure = Promise.reject(new Error('step failed'));
+    const { iterable, log } = trackedIterable([search('a')]);
+    const steps = iterable[Symbol.iterator]();
+    const source: Iterable<GuardStep | Promise<GuardStep>> = {
+      [Symbol.iterator]: () => ({
+        next: () => (log.pulled === 0 ? steps.next() : { done: false, value: failure }),
+        return: () => steps.return?.() ?? { done: true, value: undefined },
+      }),
+    };
+    await expect(drain(withGuard(source, createGuard()))).rejects.toThrow('step failed');
+    expect(log.returned).toBe(1);
+  });
+
+  it('does not close a sync source whose next() throws, and propagates the error', async () => {
+    let returned = 0;
+    const source: Iterable<GuardStep> = {
+      [Symbol.iterator]: () => ({
+        next: () => {
+          throw new Error('iterator broke');
+        },
+        return: () => {
+          returned++;
+          return { done: true, value: undefined };
+        },
+      }),
+    };
+    await expect(drain(withGuard(source, createGuard()))).rejects.toThrow('iterator broke');
+    expect(returned).toBe(0);
+  });
+
   it('closes the source when the consumer breaks out early', async () => {
     const { agent, log } = trackedAgent((): GuardStep => ({ text: String(Math.random()) }));
     const guarded = withGuard(agent(), createGuard());

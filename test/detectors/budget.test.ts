@@ -192,6 +192,46 @@ describe('budget', () => {
 
 const totals = { inputTokens: 0, outputTokens: 0, totalTokens: 5, costUsd: 0, durationMs: 0 };
 
+describe('budget: figures add up as decimals', () => {
+  it('warns at $0.90 and stops at $1.00 after ten steps of $0.10, not one step late', () => {
+    const guard = guardWith({ maxCostUsd: { limit: 1, warnAt: 0.9 } });
+    const verdicts = Array.from({ length: 10 }, () => guard.check({ usage: { costUsd: 0.1 } }));
+    expect(verdicts.slice(0, 8).every((verdict) => verdict.warnings === undefined && !verdict.stop)).toBe(true);
+    expect(verdicts[8]).toEqual({
+      stop: false,
+      warnings: [{ code: 'BUDGET_WARNING', metric: 'costUsd', value: 0.9, limit: 1, ratio: 0.9, detail: 'Cost in USD is at 0.9 of a 1 limit (90%).' }],
+    });
+    expect(verdicts[9]).toMatchObject({ stop: true, code: 'BUDGET_COST_USD', evidence: { metric: 'costUsd', value: 1, limit: 1 } });
+    expect(guard.summary().totals.costUsd).toBe(1);
+  });
+
+  it('starts warnings at the decimal product of warnAt and the limit: 0.1 of 3 is 0.3', () => {
+    const guard = guardWith({ maxCostUsd: { limit: 3, warnAt: 0.1 } });
+    expect(guard.check({ usage: { costUsd: 0.2 } })).toEqual({ stop: false });
+    expect(guard.check({ usage: { costUsd: 0.1 } })).toMatchObject({ stop: false, warnings: [{ value: 0.3 }] });
+  });
+
+  it.each([
+    ['durations', { maxDurationMs: 0.3 }, { durationMs: 0.1 }, 'BUDGET_DURATION_MS'],
+    ['total tokens given as fractions', { maxTotalTokens: 0.3 }, { usage: { totalTokens: 0.1 } }, 'BUDGET_TOTAL_TOKENS'],
+  ])('reaches a limit on %s exactly when the decimal total does', (_label, budget, step, code) => {
+    const guard = guardWith(budget);
+    expect(guard.check(step).stop).toBe(false);
+    expect(guard.check(step).stop).toBe(false);
+    expect(guard.check(step)).toMatchObject({ stop: true, code });
+  });
+
+  it('never writes Infinity in a detail, even at the largest totals', () => {
+    const guard = guardWith({ maxTotalTokens: Number.MAX_VALUE });
+    guard.check({ usage: { totalTokens: Number.MAX_VALUE } });
+    const verdict = guard.check({ usage: { totalTokens: Number.MAX_VALUE } });
+    expect(verdict).toMatchObject({
+      stop: true,
+      detail: 'Total tokens reached 1.7976931348623157e+308, at or over the limit of 1.7976931348623157e+308.',
+    });
+  });
+});
+
 describe('budget detector result shape', () => {
   it('answers undefined below every limit and warning', () => {
     const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 100, warnAt: 0.9, warnFrom: 90 }] });

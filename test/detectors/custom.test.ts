@@ -100,3 +100,16 @@ describe('custom verdict defaults', () => {
     });
   });
 });
+
+describe('custom evidence is kept as plain JSON', () => {
+  it('turns evidence holding a bigint or a cycle into JSON that verdicts and summaries can write', () => {
+    const cycle: Record<string, unknown> = { step: 1 };
+    cycle.again = cycle;
+    const guard = createGuard({ ...ALL_OFF, custom: () => ({ stop: true, evidence: { tokens: 12n, cycle } }) });
+    const verdict = guard.check({});
+    expect(verdict).toMatchObject({ evidence: { tokens: '12n', cycle: { step: 1, again: '[Circular]' } } });
+    expect(() => JSON.stringify(verdict)).not.toThrow();
+    expect(() => JSON.stringify(guard.summary())).not.toThrow();
+    expect(JSON.parse(JSON.stringify(guard.summary().lastVerdict))).toStrictEqual(verdict);
+  });
+});

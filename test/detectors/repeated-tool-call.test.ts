@@ -210,6 +210,15 @@ describe('repeatedToolCall', () => {
     expect(indexes[99]).toBe(149);
   });
 
+  it('keeps the latest 100 step indexes whatever the threshold, so a huge threshold cannot grow verdicts', () => {
+    const guard = guardWith({ threshold: 250 });
+    let last = guard.check(tool('a'));
+    for (let i = 1; i < 250; i++) last = guard.check(tool('a'));
+    const indexes = last.stop && last.reason === 'repeated-tool-call' ? last.evidence.stepIndexes : [];
+    expect(last).toMatchObject({ stop: true, evidence: { count: 250, threshold: 250 } });
+    expect(indexes).toEqual(Array.from({ length: 100 }, (_, index) => 150 + index));
+  });
+
   it('reports its state, and reset forgets the run', () => {
     const guard = guardWith();
     expect(guard.summary().detectors['repeated-tool-call']).toEqual({ tool: null, count: 0, threshold: 3 });

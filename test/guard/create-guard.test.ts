@@ -266,3 +266,48 @@ describe('verdicts carry exactly their documented keys', () => {
     expect(Object.keys(verdict).sort()).toEqual(['code', 'detail', 'evidence', 'reason', 'stop']);
   });
 });
+
+describe('a clock that cannot be called', () => {
+  it('refuses, at createGuard, a clock that throws when called on its own, naming the option', () => {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the mistake under test.
+    const unbound = performance.now;
+    expect(() => createGuard({ now: unbound })).toThrow(TypeError);
+    expect(() => createGuard({ now: unbound })).toThrow(/option "now" threw when called .*\(\) => performance\.now\(\)/);
+    expect(() => createGuard({ now: () => performance.now() })).not.toThrow();
+  });
+
+  it('answers on every step when a clock starts throwing later, counting no wall-clock time', () => {
+    let calls = 0;
+    const guard = createGuard({
+      ...ALL_OFF,
+      budget: { maxDurationMs: 1_000 },
+      now: () => {
+        if (++calls > 1) throw new Error('clock gone');
+        return 0;
+      },
+    });
+    expect(guard.check({ durationMs: 10 })).toEqual({ stop: false });
+    expect(guard.check({ durationMs: 990 })).toMatchObject({ stop: true, code: 'BUDGET_DURATION_MS', evidence: { value: 1_000 } });
+  });
+});
+
+describe('text written to logs cannot forge lines', () => {
+  it('escapes control characters a tool name brings into a detail', () => {
+    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 2 } });
+    const name = 'search\nStop [FAKE] forged line\u001b[2K';
+    guard.check(calls(call(name)));
+    const verdict = guard.check(calls(call(name)));
+    expect(verdict).toMatchObject({
+      stop: true,
+      detail: 'The model called "search\\nStop [FAKE] forged line\\u001b[2K" 2 times in a row with the same arguments: search\\nStop [FAKE] forged line\\u001b[2K(undefined).',
+      // Evidence is data: the name as given.
+      evidence: { tool: name },
+    });
+    expect(verdict.stop && verdict.detail).not.toMatch(/\n/);
+  });
+
+  it('escapes a custom rule code and detail', () => {
+    const guard = createGuard({ ...ALL_OFF, custom: () => ({ stop: true, code: 'A\nB', detail: 'line\r\nnext' }) });
+    expect(guard.check({})).toMatchObject({ code: 'A\\nB', detail: 'line\\r\\nnext' });
+  });
+});

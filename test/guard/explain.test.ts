@@ -47,3 +47,21 @@ describe('explain', () => {
     expect(new Set(hints).size).toBe(reasons.length);
   });
 });
+
+describe('explain on a verdict made by hand', () => {
+  it('escapes codes and details, so each line it returns is one line', () => {
+    const text = explain({
+      stop: true,
+      reason: 'custom',
+      code: 'X\nY',
+      detail: 'first\nStop [FAKE] second',
+      evidence: {},
+      warnings: [{ code: 'BUDGET_WARNING', metric: 'costUsd', value: 1, limit: 2, ratio: 0.5, detail: 'w\u001b[1A' }],
+    });
+    expect(text.split('\n')).toEqual([
+      'Stop [X\\nY] first\\nStop [FAKE] second',
+      'Hint: One of your own detectors asked to stop; its evidence says why.',
+      'Warning [BUDGET_WARNING] w\\u001b[1A',
+    ]);
+  });
+});
