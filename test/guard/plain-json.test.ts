@@ -61,7 +61,7 @@ describe('toPlainJson', () => {
     let deep: unknown = 'leaf';
     for (let level = 0; level < 100; level++) deep = [deep];
     let depth = 0;
-    for (let cursor = toPlainJson(deep); Array.isArray(cursor); cursor = cursor[0] ?? null) depth++;
+    for (let cursor: unknown = toPlainJson(deep); Array.isArray(cursor); cursor = (cursor as unknown[])[0]) depth++;
     expect(depth).toBe(64);
     const long = toPlainJson(Array.from({ length: 20_000 }, (_, index) => index)) as unknown[];
     expect(long).toHaveLength(10_000);
