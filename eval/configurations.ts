@@ -15,6 +15,7 @@ const ALL_OFF = {
   repeatedToolCall: false,
   oscillation: false,
   noProgress: false,
+  stagnation: false,
   finishReason: false,
 } as const satisfies GuardOptions;
 

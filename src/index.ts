@@ -20,6 +20,7 @@ export type {
   OscillationOptions,
   OtherPolicy,
   RepeatedToolCallOptions,
+  StagnationOptions,
   StopCodes,
   StopEvidence,
   StopReason,

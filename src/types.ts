@@ -43,6 +43,7 @@ export type StopReason =
   | 'repeated-tool-call'
   | 'oscillation'
   | 'no-progress'
+  | 'stagnation'
   | 'finish-reason'
   | 'budget'
   | 'custom';
@@ -88,6 +89,24 @@ export interface StopEvidence {
     /** The normalised text, shortened to at most 120 characters. */
     readonly textPreview: string;
   };
+  stagnation: {
+    /** Steps with tool calls looked back over (the `window` option). */
+    readonly window: number;
+    /** The `maxNew` option. */
+    readonly maxNew: number;
+    /** How many of the window's steps brought an answer not seen before in the run. */
+    readonly newOutcomes: number;
+    /** The calls that filled the window, most frequent first (at most 3), with how many times each was made. */
+    readonly calls: readonly { readonly tool: string; readonly argsPreview: string; readonly count: number }[];
+    /** The answers that came back most often in the window (at most 3): their shape, shortened, and how often. */
+    readonly answers: readonly { readonly shapePreview: string; readonly count: number }[];
+    /** Calls the window's steps made (a call repeating the one before it without news is not counted). */
+    readonly callCount: number;
+    /** Distinct calls (tool and arguments) among them: few means a cycle, about `callCount` new arguments and old answers. */
+    readonly distinctCalls: number;
+    /** 0-based indexes of the window's steps, ascending (the latest 100 at most). */
+    readonly stepIndexes: readonly number[];
+  };
   'finish-reason': {
     /** The finish reason as given. */
     readonly finishReason: string;
@@ -109,6 +128,7 @@ export interface StopCodes {
   'repeated-tool-call': 'REPEATED_TOOL_CALL';
   oscillation: 'OSCILLATION';
   'no-progress': 'NO_PROGRESS';
+  stagnation: 'STAGNATION';
   'finish-reason': 'FINISH_TERMINAL' | 'FINISH_OTHER' | 'FINISH_OTHER_TEXT_ONLY';
   budget:
     | 'BUDGET_TOTAL_TOKENS'
@@ -203,6 +223,19 @@ export interface NoProgressOptions {
   readonly threshold?: number | undefined;
 }
 
+/** Options of the `stagnation` detector. */
+export interface StagnationOptions {
+  /** Steps with tool calls looked back over. An integer from 2 to 1,000. @default 20 */
+  readonly window?: number | undefined;
+  /** Stop when at most this many of those steps brought an answer not seen before. From 0 to `window - 1`. @default 6 */
+  readonly maxNew?: number | undefined;
+  /**
+   * A call with at least this many characters of canonical arguments whose answer has no words (`''`, `[]`,
+   * `<output></output>`) is compared by the call, not the answer: that is how a successful write answers. An integer of at least 0. @default 70
+   */
+  readonly writeArgsLength?: number | undefined;
+}
+
 /** Options of the `finishReason` detector. */
 export interface FinishReasonOptions {
   /** Normalised finish reasons that end the run. @default ['stop', 'length', 'content-filter', 'error'] */
@@ -237,6 +270,8 @@ export interface GuardOptions {
   readonly oscillation?: OscillationOptions | false | undefined;
   /** @default { threshold: 3 } */
   readonly noProgress?: NoProgressOptions | false | undefined;
+  /** @default { window: 20, maxNew: 6, writeArgsLength: 70 } */
+  readonly stagnation?: StagnationOptions | false | undefined;
   /** @default { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' } */
   readonly finishReason?: FinishReasonOptions | false | undefined;
   /** @default {} (no limits) */

@@ -9,6 +9,12 @@ export interface CallFacts {
   readonly outcome: string;
   /** Canonical arguments, shortened for evidence. */
   readonly argsPreview: string;
+  /** Length of the canonical arguments. */
+  readonly argsLength: number;
+  /** The result as text (a string as given, anything else in canonical form); `undefined` when none was supplied. */
+  readonly resultText: string | undefined;
+  /** The error as text when the call failed; `undefined` otherwise. */
+  readonly errorText: string | undefined;
   /** The call carries a non-null `error`. */
   readonly failed: boolean;
 }

@@ -1,3 +1,4 @@
+import { comparisonKey } from '../canonical/stable-hash.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import { budgetDetector } from './budget.js';
 import { customDetector } from './custom.js';
@@ -7,6 +8,7 @@ import { maxStepsDetector } from './max-steps.js';
 import { noProgressDetector } from './no-progress.js';
 import { oscillationDetector } from './oscillation.js';
 import { repeatedToolCallDetector } from './repeated-tool-call.js';
+import { stagnationDetector } from './stagnation.js';
 
 /**
  * Every enabled detector, new, in priority order: when several stop on one step, the earliest here wins.
@@ -21,6 +23,7 @@ export function buildDetectors(options: ResolvedOptions): readonly Detector[] {
     options.repeatedToolCall !== false && repeatedToolCallDetector(options.repeatedToolCall),
     options.oscillation !== false && oscillationDetector(options.oscillation),
     options.noProgress !== false && noProgressDetector(options.noProgress, options.historyLimit),
+    options.stagnation !== false && stagnationDetector(options.stagnation, comparisonKey, options.historyLimit),
     options.custom.length > 0 && customDetector(options.custom),
   ];
   return detectors.filter((detector) => detector !== false);

@@ -7,6 +7,7 @@ const HINTS: Readonly<Record<StopReason, string>> = {
   'repeated-tool-call': 'The model keeps sending the same call. Make sure the tool result tells it something it can act on, and that the prompt says what to do when a tool fails.',
   oscillation: 'The model is alternating between the same few calls. It may be missing a result it needs, or two tools may be undoing each other.',
   'no-progress': 'Nothing new is coming back and the model keeps saying the same thing. Give it a way out: a clearer result, an error it can act on, or a rule to finish.',
+  stagnation: 'The model keeps getting answers it has already seen: a few calls in an irregular loop, or new arguments that all get the same reply. Tell it what the answers mean, or give it a rule for when to stop searching.',
   'finish-reason': 'The provider ended the step in a way the loop should not continue from. Check output limits, content filters and provider errors.',
   budget: 'The run used up a budget you set. Raise the limit if the task is worth it, or find out which steps spent it.',
   custom: 'One of your own detectors asked to stop; its evidence says why.',

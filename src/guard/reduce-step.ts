@@ -25,14 +25,25 @@ function reduceCall(raw: unknown): { call: GuardToolCall; facts: CallFacts } | u
   // JSON-quoting the name keeps "name + arguments" unambiguous whatever characters the name holds.
   const signature = JSON.stringify(name) + comparisonKey(argsForm);
   let outcome = signature;
-  if (result !== undefined) outcome += `\u0000r${comparisonKey(canonicalize(result))}`;
-  if (failed) outcome += `\u0000e${comparisonKey(canonicalize(error))}`;
+  let resultText: string | undefined;
+  let errorText: string | undefined;
+  if (result !== undefined) {
+    const resultForm = canonicalize(result);
+    outcome += `\u0000r${comparisonKey(resultForm)}`;
+    resultText = typeof result === 'string' ? result : resultForm;
+  }
+  if (failed) {
+    const errorForm = canonicalize(error);
+    outcome += `\u0000e${comparisonKey(errorForm)}`;
+    errorText = typeof error === 'string' ? error : errorForm;
+  }
 
   const call: Mutable<GuardToolCall> = { name };
   if (args !== undefined) call.args = args;
   if (result !== undefined) call.result = result;
   if (error !== undefined) call.error = error;
-  return { call: Object.freeze(call), facts: { name, signature, outcome, argsPreview: preview(argsForm), failed } };
+  const facts: CallFacts = { name, signature, outcome, argsPreview: preview(argsForm), argsLength: argsForm.length, resultText, errorText, failed };
+  return { call: Object.freeze(call), facts };
 }
 
 function reduceUsage(raw: unknown): GuardUsage | undefined {

@@ -32,6 +32,7 @@ export interface ResolvedOptions {
     | false;
   readonly oscillation: { readonly maxPeriod: number; readonly repeats: number } | false;
   readonly noProgress: { readonly threshold: number } | false;
+  readonly stagnation: { readonly window: number; readonly maxNew: number; readonly writeArgsLength: number } | false;
   readonly finishReason: { readonly terminal: readonly string[]; readonly otherPolicy: OtherPolicy } | false;
   readonly budget: { readonly limits: readonly ResolvedBudgetLimit[] } | false;
   readonly custom: readonly CustomDetector[];
@@ -58,6 +59,7 @@ const OTHER_POLICIES: readonly OtherPolicy[] = ['stop', 'continue', 'stop-if-tex
  */
 export const OPTION_MAXIMA = Object.freeze({
   oscillationMaxPeriod: 64,
+  stagnationWindow: 1_000,
   customRules: 1_000,
   terminalReasons: 1_000,
   terminalReasonLength: 1_000,
@@ -68,6 +70,7 @@ const TOP_LEVEL_KEYS = [
   'repeatedToolCall',
   'oscillation',
   'noProgress',
+  'stagnation',
   'finishReason',
   'budget',
   'custom',
@@ -116,6 +119,20 @@ function resolveNoProgress(value: unknown): ResolvedOptions['noProgress'] {
   const options = section('noProgress', value, ['threshold']);
   if (options === false) return false;
   return { threshold: integerOption('noProgress.threshold', options.threshold, 2, DEFAULT_OPTIONS.noProgress.threshold) };
+}
+
+function resolveStagnation(value: unknown): ResolvedOptions['stagnation'] {
+  const options = section('stagnation', value, ['window', 'maxNew', 'writeArgsLength']);
+  if (options === false) return false;
+  const defaults = DEFAULT_OPTIONS.stagnation;
+  const window = integerOption('stagnation.window', options.window, 2, defaults.window, OPTION_MAXIMA.stagnationWindow);
+  // Below the window, so a run whose every step brings a new answer can never stop.
+  const maxNew = integerOption('stagnation.maxNew', options.maxNew, 0, Math.min(defaults.maxNew, window - 1), window - 1);
+  return {
+    window,
+    maxNew,
+    writeArgsLength: integerOption('stagnation.writeArgsLength', options.writeArgsLength, 0, defaults.writeArgsLength),
+  };
 }
 
 function resolveFinishReason(value: unknown): ResolvedOptions['finishReason'] {
@@ -206,6 +223,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     repeatedToolCall: resolveRepeatedToolCall(given.repeatedToolCall),
     oscillation: resolveOscillation(given.oscillation),
     noProgress: resolveNoProgress(given.noProgress),
+    stagnation: resolveStagnation(given.stagnation),
     finishReason: resolveFinishReason(given.finishReason),
     budget: resolveBudget(given.budget),
     custom: resolveCustom(given.custom),

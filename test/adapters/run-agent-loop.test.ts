@@ -82,7 +82,8 @@ describe('runAgentLoop', () => {
     expect(given.verdict).toMatchObject({ reason: 'max-steps' });
     expect(guard.history).toHaveLength(2);
 
-    const defaults = await runAgentLoop({ step: (index) => search(String(index)) });
+    // Queries, and so answers, that differ in words, not only in numbers: the default stagnation detector sees progress.
+    const defaults = await runAgentLoop({ step: (index) => search(`q${'x'.repeat(index)}`) });
     expect(defaults.steps).toHaveLength(50);
     expect(defaults.verdict).toMatchObject({ reason: 'max-steps', evidence: { steps: 50, limit: 50 } });
   });

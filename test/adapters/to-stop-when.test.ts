@@ -279,7 +279,7 @@ describe('toStopWhen', () => {
 
   describe('linear cost', () => {
     it('checks each step once over a run when the SDK passes the same growing array', () => {
-      const { factory, checks, guards } = countingFactory({ maxSteps: false, repeatedToolCall: false, noProgress: false });
+      const { factory, checks, guards } = countingFactory({ maxSteps: false, repeatedToolCall: false, noProgress: false, stagnation: false });
       const condition = toStopWhen(factory);
       const steps: AiSdkStepLike[] = [];
       for (let index = 0; index < 200; index++) {

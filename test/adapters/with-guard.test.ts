@@ -99,6 +99,14 @@ describe('withGuard', () => {
     expect(guarded.verdict).toEqual({ stop: false });
   });
 
+  it('passes an async source through to its end when the guard never stops', async () => {
+    const { agent, log } = trackedAgent(() => ({ text: `t${String(Math.random())}` }), 3);
+    const guarded = withGuard(agent(), createGuard());
+    expect(await drain(guarded)).toHaveLength(3);
+    expect(log).toEqual({ produced: 3, closed: true });
+    expect(guarded.verdict).toEqual({ stop: false });
+  });
+
   it('awaits promises in a sync source', async () => {
     const steps = [Promise.resolve(search('a')), search('b')];
     expect(await drain(withGuard(steps, createGuard()))).toEqual([search('a'), search('b')]);

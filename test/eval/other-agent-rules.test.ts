@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cline, geminiCli, openHands, rooCode } from '../../eval/other-agent-rules.js';
 import { createGuard, type CustomDetector, type GuardStep } from '../../src/index.js';
+import { ALL_OFF } from '../support/step-builder.js';
 
-const ALL_OFF = { maxSteps: false, repeatedToolCall: false, oscillation: false, noProgress: false, finishReason: false } as const;
 
 /** 0-based index of the step the rule stops at, or null. */
 function stopIndex(rule: CustomDetector, steps: readonly GuardStep[]): number | null {

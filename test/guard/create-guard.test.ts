@@ -8,6 +8,7 @@ describe('createGuard', () => {
       expect(DEFAULT_OPTIONS).toEqual({
         maxSteps: 50,
         repeatedToolCall: { threshold: 3, requireIdenticalResults: false, ignoreErrors: false },
+        stagnation: { window: 20, maxNew: 6, writeArgsLength: 70 },
         oscillation: { maxPeriod: 3, repeats: 3 },
         noProgress: { threshold: 3 },
         finishReason: { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' },
@@ -25,6 +26,7 @@ describe('createGuard', () => {
         'repeated-tool-call',
         'oscillation',
         'no-progress',
+        'stagnation',
       ]);
     });
 

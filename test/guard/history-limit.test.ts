@@ -61,10 +61,10 @@ describe('historyLimit', () => {
     );
   });
 
-  it('leaves every detector but noProgress exact, whatever the limit', () => {
+  it('leaves every detector but noProgress and stagnation exact, whatever the limit', () => {
     fc.assert(
       fc.property(runArbitrary, fc.integer({ min: 1, max: 5 }), (steps, historyLimit) => {
-        const options: GuardOptions = { noProgress: false, maxSteps: 40, budget: { maxTotalTokens: 900, warnAt: 0.5 } };
+        const options: GuardOptions = { noProgress: false, stagnation: false, maxSteps: 40, budget: { maxTotalTokens: 900, warnAt: 0.5 } };
         expect(play({ ...options, historyLimit }, steps).verdicts).toEqual(play(options, steps).verdicts);
       }),
       { numRuns: 200 },

@@ -12,7 +12,7 @@ describe('preview', () => {
   });
 });
 
-describe('normalizeText: linear on huge inputs', () => {
+describe('normalizeText: linear on huge inputs', { timeout: 60_000 }, () => {
   it('normalises 1 MB of whitespace in step text in linear time and compares it as one space', () => {
     const megabyte = 1024 * 1024;
     const whitespace = ' \t\n\r\u00a0\u2003'.repeat(megabyte / 6);

@@ -65,7 +65,7 @@ describe('reduceStep call facts', () => {
 
 const ONLY_REPEATS: GuardOptions = { maxSteps: false, oscillation: false, noProgress: false, finishReason: false };
 
-describe('reading steps: bounded work on huge inputs', () => {
+describe('reading steps: bounded work on huge inputs', { timeout: 60_000 }, () => {
   it('checks a step with a 5,000,000-element argument and sees the repeat', () => {
     const args = { rows: new Array<number>(5_000_000).fill(0) };
     const guard = createGuard({ ...ONLY_REPEATS, repeatedToolCall: { threshold: 2 } });

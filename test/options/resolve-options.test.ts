@@ -12,6 +12,7 @@ describe('resolveOptions', () => {
       repeatedToolCall: { threshold: 3, requireIdenticalResults: false, ignoreErrors: false },
       oscillation: { maxPeriod: 3, repeats: 3 },
       noProgress: { threshold: 3 },
+      stagnation: { window: 20, maxNew: 6, writeArgsLength: 70 },
       finishReason: { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' },
       budget: { limits: [] },
       custom: [],

@@ -29,6 +29,7 @@ export const ALL_OFF = {
   repeatedToolCall: false,
   oscillation: false,
   noProgress: false,
+  stagnation: false,
   finishReason: false,
   budget: false,
 } as const;

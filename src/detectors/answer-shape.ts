@@ -1,0 +1,122 @@
+/** Longest text read for a shape; a longer text is read as its first and last half of this. */
+export const SHAPE_INPUT_LIMIT = 8192;
+/** A quoted span longer than this is not taken for a quotation: it is more likely prose with stray quotes. */
+const MAX_QUOTE = 200;
+
+const NEWLINE = 10;
+const CARRIAGE_RETURN = 13;
+const DOUBLE_QUOTE = 34;
+const APOSTROPHE = 39;
+const BACKTICK = 96;
+const LESS_THAN = 60;
+const GREATER_THAN = 62;
+const SLASH = 47;
+const HYPHEN = 45;
+
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+const isLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+const isWordCharacter = (code: number): boolean => isDigit(code) || isLetter(code) || code === 95;
+const isSpace = (code: number): boolean => code === 32 || (code >= 9 && code <= 13);
+
+/** The part of a text that is read: all of it, or its head and tail joined by an ellipsis. */
+function bounded(text: string): string {
+  if (text.length <= SHAPE_INPUT_LIMIT) return text;
+  const half = SHAPE_INPUT_LIMIT / 2;
+  return `${text.slice(0, half)}…${text.slice(text.length - half)}`;
+}
+
+/** Whether `code` closes a quotation opened by `opener` (shell style `` `…' `` closes a backtick with either). */
+function closes(opener: number, code: number): boolean {
+  return code === opener || (opener === BACKTICK && code === APOSTROPHE);
+}
+
+/**
+ * The shape of a tool's answer: what is left once the parts that only echo the request or count things are blanked.
+ * Two answers of one shape tell the agent the same thing ("No matches found for "a"" and "... for "b"").
+ *
+ * - A quoted span (`"…"`, `'…'`, `` `…` `` or `` `…' ``) on one line, with at most 200 characters inside, becomes `""`.
+ * - A run of `[A-Za-z0-9_]` that holds a digit becomes `0`: numbers, line counters, ids, hashes, dates.
+ * - A run of whitespace becomes one space.
+ *
+ * Everything else (words without digits, paths, punctuation) is kept, so a different file, listing or error message
+ * still differs. Only the first and last 4 KB of a longer text are read. Linear: one pass, and the closing quote of
+ * each kind is found by a pointer that only moves forward, so no character is read more than a few times.
+ * @param text - a tool's result or error as text
+ * @returns the shape
+ */
+export function answerShape(text: string): string {
+  const source = bounded(text);
+  const length = source.length;
+  // Per quote kind, the first closer or line break at or after the last search start.
+  const nextCloser = new Map<number, number>();
+  const findCloser = (opener: number, from: number): number => {
+    let at = nextCloser.get(opener) ?? -1;
+    if (at < from) {
+      at = from;
+      while (at < length) {
+        const code = source.charCodeAt(at);
+        if (code === NEWLINE || code === CARRIAGE_RETURN || closes(opener, code)) break;
+        at++;
+      }
+      nextCloser.set(opener, at);
+    }
+    return at;
+  };
+
+  let shape = '';
+  let index = 0;
+  while (index < length) {
+    const code = source.charCodeAt(index);
+    if (isSpace(code)) {
+      while (index < length && isSpace(source.charCodeAt(index))) index++;
+      shape += ' ';
+      continue;
+    }
+    if (isWordCharacter(code)) {
+      const start = index;
+      let digit = false;
+      for (; index < length && isWordCharacter(source.charCodeAt(index)); index++) {
+        if (isDigit(source.charCodeAt(index))) digit = true;
+      }
+      shape += digit ? '0' : source.slice(start, index);
+      continue;
+    }
+    if (code === DOUBLE_QUOTE || code === APOSTROPHE || code === BACKTICK) {
+      const close = findCloser(code, index + 1);
+      const closing = source.charCodeAt(close);
+      if (close < length && close - index - 1 <= MAX_QUOTE && closing !== NEWLINE && closing !== CARRIAGE_RETURN) {
+        shape += '""';
+        index = close + 1;
+        continue;
+      }
+    }
+    shape += source.charAt(index);
+    index++;
+  }
+  return shape;
+}
+
+/**
+ * Whether an answer carries no words: only whitespace, digits, punctuation and markup tags such as
+ * `<returncode>0</returncode><output></output>` (an empty output, `[]`, `{}`, `0`). A successful write often answers
+ * like that, whatever it wrote. Linear: a `<` looks at most 64 characters ahead for the end of a tag name.
+ * @param text - a tool's result as text
+ * @returns `true` when no ASCII letter stands outside a tag
+ */
+export function isContentless(text: string): boolean {
+  const source = bounded(text);
+  const length = source.length;
+  for (let index = 0; index < length; index++) {
+    const code = source.charCodeAt(index);
+    if (code === LESS_THAN) {
+      let end = index + 1;
+      if (source.charCodeAt(end) === SLASH) end++;
+      const nameStart = end;
+      while (end < length && end - nameStart < 64 && (isWordCharacter(source.charCodeAt(end)) || source.charCodeAt(end) === HYPHEN)) end++;
+      if (end > nameStart && isLetter(source.charCodeAt(nameStart)) && source.charCodeAt(end) === GREATER_THAN) index = end;
+    } else if (isLetter(code)) {
+      return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { answerShape, isContentless, SHAPE_INPUT_LIMIT } from '../../src/detectors/answer-shape.js';
+
+describe('answerShape', () => {
+  it.each([
+    ['quoted spans of every kind become ""', `No matches found for "setup.md" in /repo`, 'No matches found for "" in /repo'],
+    ['single quotes', "grep: 'x': No such file", 'grep: "": No such file'],
+    ['shell-style `…\' quotes', "bash: `foo' not found", 'bash: "" not found'],
+    ['backtick pairs', 'use `npm ci` first', 'use "" first'],
+    ['a word holding a digit becomes 0', '/bin/bash: line 62215: javac: command not found', '/bin/bash: line 0: javac: command not found'],
+    ['ids, hashes and dates', 'commit a1b2c3 at 2024-01-01T10:00', 'commit 0 at 0-0-0:0'],
+    ['whitespace runs become one space', 'a   b\t\n  c', 'a b c'],
+    ['JSON values', '{"flight_number": "HAT028", "price": 120}', '{"": "", "": 0}'],
+    ['words without digits, paths and punctuation stay', 'Error: ENOENT, open /tmp/x.txt!', 'Error: ENOENT, open /tmp/x.txt!'],
+  ])('%s', (_label, text, shape) => {
+    expect(answerShape(text)).toBe(shape);
+  });
+
+  it('leaves a quote that does not close on its line, or spans more than 200 characters, as it is', () => {
+    expect(answerShape('it"s\nfine"')).toBe('it"s fine"');
+    const long = `"${'a'.repeat(201)}"`;
+    expect(answerShape(long)).toBe(long);
+    expect(answerShape(`"${'a'.repeat(200)}"`)).toBe('""');
+  });
+
+  it('reads only the first and last 4 KB of a longer text', () => {
+    const half = SHAPE_INPUT_LIMIT / 2;
+    const text = `${'a'.repeat(half)}MIDDLE${'b'.repeat(half)}`;
+    expect(answerShape(text)).toBe(`${'a'.repeat(half)}…${'b'.repeat(half)}`);
+    expect(answerShape(`${'a'.repeat(half)}OTHER${'b'.repeat(half)}`)).toBe(answerShape(text));
+  });
+
+  it('keeps openers whose closer is on another line or too far away, scanning each stretch once', () => {
+    const far = `"${'a'.repeat(300)}`;
+    expect(answerShape(`${far}"`)).toBe(`${far}"`);
+    expect(answerShape(`say "one\ntwo" "three"`)).toBe(`say "one two""three"`);
+    const unclosed = `${"`'".repeat(3000)}\n`;
+    expect(answerShape(unclosed)).toBe(`${'""'.repeat(3000)} `);
+  });
+
+  it('equals for answers that differ only in quoted text, numbers and spacing', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z]{1,8}$/), fc.nat(), fc.nat(), (word, left, right) => {
+        expect(answerShape(`No "${word}" at line ${String(left)}`)).toBe(answerShape(`No   "other" at line ${String(right)}`));
+      }),
+    );
+  });
+});
+
+describe('isContentless', () => {
+  it.each(['', '   ', '[]', '{}', '0', '42', '<returncode>0</returncode><output></output>', '<out-put></out-put>', '{"": 1}'])(
+    'finds no words in %j',
+    (text) => {
+      expect(isContentless(text)).toBe(true);
+    },
+  );
+
+  it.each(['ok', 'No matches', '<b>x</b>', '< notatag >', '[1, "a"]', '<1a>'])('finds a word in %j', (text) => {
+    expect(isContentless(text)).toBe(false);
+  });
+});

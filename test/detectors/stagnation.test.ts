@@ -1,0 +1,213 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createGuard, type GuardOptions, type GuardStep, type Verdict } from '../../src/index.js';
+import { ALL_OFF, call, calls, text } from '../support/step-builder.js';
+
+function guardWith(options: GuardOptions['stagnation'] = {}, more: GuardOptions = {}) {
+  return createGuard({ ...ALL_OFF, stagnation: options, ...more });
+}
+
+/** A call to `grep` for `pattern`, answered `answer`. */
+const grep = (pattern: string, answer: string): GuardStep => calls(call('grep', { pattern }, { result: answer }));
+
+/** Feeds the steps; returns every verdict. */
+function play(guard: ReturnType<typeof createGuard>, steps: readonly GuardStep[]): Verdict[] {
+  return steps.map((step) => guard.check(step));
+}
+
+describe('stagnation', () => {
+  describe('new arguments answered with the same shape of answer', () => {
+    const steps = Array.from({ length: 30 }, (_, index) => grep(`term${String(index)}`, `No matches found for "term${String(index)}"`));
+
+    it('continues through step 19 and stops on step 20, when the window of 20 holds one new answer', () => {
+      const verdicts = play(guardWith(), steps.slice(0, 20));
+      expect(verdicts.slice(0, 19).every((verdict) => !verdict.stop)).toBe(true);
+      expect(verdicts[19]).toEqual({
+        stop: true,
+        reason: 'stagnation',
+        code: 'STAGNATION',
+        detail:
+          'Only 1 of the last 20 steps with tool calls brought an answer not seen before in this run; the same answer came back 20 times: "No matches found for """.',
+        evidence: {
+          window: 20,
+          maxNew: 6,
+          newOutcomes: 1,
+          calls: [
+            { tool: 'grep', argsPreview: '{"pattern":"term0"}', count: 1 },
+            { tool: 'grep', argsPreview: '{"pattern":"term1"}', count: 1 },
+            { tool: 'grep', argsPreview: '{"pattern":"term2"}', count: 1 },
+          ],
+          answers: [{ shapePreview: 'No matches found for ""', count: 20 }],
+          callCount: 20,
+          distinctCalls: 20,
+          stepIndexes: Array.from({ length: 20 }, (_, index) => index),
+        },
+      });
+    });
+  });
+
+  describe('an irregular cycle among a few calls whose answers never change', () => {
+    const pool = [
+      grep('a', 'src/a.ts: match a'),
+      calls(call('view', { path: 'src/a.ts' }, { result: 'line one\nline two' })),
+      grep('b', 'src/b.ts: match b'),
+      calls(call('view', { path: 'src/b.ts' }, { result: 'other file' })),
+    ];
+    // Period 4 and 5 alternating, no strict cycle for oscillation, no repeat in a row.
+    const order = [0, 1, 2, 3, 0, 2, 1, 3, 2, 0, 1, 3, 0, 1, 2, 3, 1, 0, 2, 3, 0, 1];
+    // The model says something different each time, as real models do, so noProgress sees no repeated text.
+    const steps = order.map((index, step): GuardStep => ({ ...pool[index], text: `attempt ${'i'.repeat(step)}` }));
+
+    it('stops once the window is full and at most maxNew of its steps were new', () => {
+      const verdicts = play(guardWith(), steps);
+      const first = verdicts.findIndex((verdict) => verdict.stop);
+      expect(first).toBe(19);
+      expect(verdicts[first]).toMatchObject({
+        code: 'STAGNATION',
+        detail:
+          'Only 4 of the last 20 steps with tool calls brought an answer not seen before in this run; grep({"pattern":"a"}) was called 5 times.',
+        evidence: { newOutcomes: 4, callCount: 20, distinctCalls: 4 },
+      });
+    });
+
+    it('is not seen by the spec detectors', () => {
+      const guard = createGuard({ maxSteps: false, stagnation: false });
+      expect(play(guard, steps).some((verdict) => verdict.stop)).toBe(false);
+    });
+  });
+
+  describe('thresholds', () => {
+    /** `fresh` steps with new answers, then stale ones (the same answer to new arguments). */
+    const run = (fresh: number, total: number): GuardStep[] =>
+      Array.from({ length: total }, (_, index) =>
+        index < fresh ? grep(`p${String(index)}`, `found ${'x'.repeat(index + 1)}`) : grep(`p${String(index)}`, 'nothing here'),
+      );
+
+    it.each([
+      [{}, 6, 20],
+      [{ window: 5, maxNew: 2 }, 2, 5],
+      [{ window: 2, maxNew: 0 }, 0, 2],
+    ])('with %j: maxNew + 1 new answers in a full window continue, maxNew stop', (options, maxNew, window) => {
+      // maxNew new answers and one stale answer that is new the first time: maxNew + 1 new in the first window.
+      const first = play(guardWith(options), run(maxNew, window));
+      expect(first.at(-1)?.stop).toBe(false);
+      // One more step pushes the oldest new answer out: maxNew new in the window.
+      const guard = guardWith(options);
+      const verdicts = play(guard, run(maxNew, window + 1));
+      expect(verdicts.slice(0, window).every((verdict) => !verdict.stop)).toBe(true);
+      expect(verdicts[window]).toMatchObject({ stop: true, evidence: { window, maxNew, newOutcomes: maxNew } });
+    });
+
+    it('does not judge before the window is full', () => {
+      const stale = Array.from({ length: 19 }, (_, index) => grep(`p${String(index)}`, 'nothing'));
+      expect(play(guardWith(), stale).some((verdict) => verdict.stop)).toBe(false);
+    });
+  });
+
+  describe('what counts', () => {
+    it('counts a step of parallel calls once, new when any of them is', () => {
+      const fanOut = (index: number): GuardStep =>
+        calls(call('lookup', { id: index }, { result: 'available' }), call('lookup', { id: -index }, { result: `seat ${'x'.repeat(index)}` }));
+      expect(play(guardWith(), Array.from({ length: 40 }, (_, index) => fanOut(index))).some((verdict) => verdict.stop)).toBe(false);
+    });
+
+    it('leaves a call that repeats the one before it without news to repeatedToolCall, and skips text-only steps', () => {
+      const steps: GuardStep[] = [];
+      for (let index = 0; index < 30; index++) {
+        steps.push(grep(`p${String(index)}`, `result ${'y'.repeat(index)}`), grep(`p${String(index)}`, `result ${'y'.repeat(index)}`), text('thinking'));
+      }
+      const guard = guardWith();
+      expect(play(guard, steps).some((verdict) => verdict.stop)).toBe(false);
+      expect(guard.summary().detectors.stagnation).toMatchObject({ steps: 20, newInWindow: 20, distinctAnswers: 30 });
+    });
+
+    it('compares a wordless answer to a short call as it is: 42 after 17 is news, [] after [] is not', () => {
+      const numbers = Array.from({ length: 30 }, (_, index) => calls(call('calc', { n: index }, { result: index * 7 })));
+      expect(play(guardWith(), numbers).some((verdict) => verdict.stop)).toBe(false);
+      const empty = Array.from({ length: 20 }, (_, index) => calls(call('find', { name: `f${String(index)}` }, { result: [] })));
+      expect(play(guardWith(), empty).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 1 } });
+    });
+
+    it('compares a wordless answer to a long call (a write) by the call, so different writes are progress', () => {
+      const write = (index: number, length: number): GuardStep =>
+        calls(call('write', { body: `${String(index)}${'w'.repeat(length)}` }, { result: '<returncode>0</returncode><output></output>' }));
+      // Arguments of 70 canonical characters: `{"body":"` (9) + digits + padding + `"}` (2).
+      const long = Array.from({ length: 30 }, (_, index) => write(index + 10, 57));
+      expect(play(guardWith(), long).some((verdict) => verdict.stop)).toBe(false);
+      const short = Array.from({ length: 20 }, (_, index) => write(index + 10, 56));
+      expect(play(guardWith(), short).at(-1)?.stop).toBe(true);
+      expect(play(guardWith({ writeArgsLength: 69 }), short).at(-1)?.stop).toBe(false);
+    });
+
+    it('keeps a failure apart from a result that reads the same, and a call without a result by the call itself', () => {
+      const steps = Array.from({ length: 20 }, (_, index) =>
+        calls(index % 2 === 0 ? call('run', { n: index }, { result: 'boom' }) : call('run', { n: index }, { error: 'boom' })),
+      );
+      expect(play(guardWith(), steps).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 2 } });
+      const noResults = Array.from({ length: 20 }, (_, index) => calls(call('ping', { n: index })));
+      expect(play(guardWith(), noResults).some((verdict) => verdict.stop)).toBe(false);
+    });
+  });
+
+  it('never stops a run whose every step brings an answer it has not seen', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('grep', 'view', 'ls'), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 80 }),
+        fc.integer({ min: 2, max: 30 }),
+        (plan, window) => {
+          const guard = guardWith({ window, maxNew: window - 1 });
+          let answer = 0;
+          for (const [tool, width] of plan) {
+            // Every call's answer holds a word no earlier answer held.
+            const parallel = Array.from({ length: width }, () => call(tool, { n: answer }, { result: `found ${'z'.repeat(++answer)}` }));
+            expect(guard.check(calls(...parallel)).stop).toBe(false);
+          }
+        },
+      ),
+    );
+  });
+
+  it('reports its state and starts over on reset', () => {
+    const guard = guardWith({ window: 3, maxNew: 0 });
+    expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 0, newInWindow: 0, distinctAnswers: 0 });
+    guard.check(grep('a', 'same'));
+    guard.check(grep('b', 'same'));
+    expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 2, newInWindow: 1, distinctAnswers: 1 });
+    guard.reset();
+    expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 0, newInWindow: 0, distinctAnswers: 0 });
+  });
+
+  it('with historyLimit, counts an answer as seen only when one of the last historyLimit steps brought it', () => {
+    // Answers A B C A B C ...: within a memory of 2 steps, every answer is new again.
+    const cycle = Array.from({ length: 30 }, (_, index) => grep(`p${String(index)}`, String(['alpha', 'beta', 'gamma'][index % 3])));
+    expect(play(guardWith({ window: 6, maxNew: 2 }), cycle).some((verdict) => verdict.stop)).toBe(true);
+    expect(play(guardWith({ window: 6, maxNew: 2 }, { historyLimit: 2 }), cycle).some((verdict) => verdict.stop)).toBe(false);
+  });
+
+  it('gives the same verdicts through the replay path as through check', () => {
+    const steps = Array.from({ length: 25 }, (_, index) => grep(`t${String(index)}`, 'No matches'));
+    const direct = play(guardWith(), steps);
+    const replayed = play(guardWith(), JSON.parse(JSON.stringify(steps)) as GuardStep[]);
+    expect(replayed).toEqual(direct);
+  });
+});
+
+describe('stagnation options', () => {
+  it.each([
+    [{ window: 1 }, 'option "stagnation.window" must be an integer from 2 to 1000, got 1.'],
+    [{ window: 1001 }, 'option "stagnation.window" must be an integer from 2 to 1000, got 1001.'],
+    [{ window: 2.5 }, 'option "stagnation.window" must be an integer from 2 to 1000, got 2.5.'],
+    [{ maxNew: -1 }, 'option "stagnation.maxNew" must be an integer from 0 to 19, got -1.'],
+    [{ maxNew: 20 }, 'option "stagnation.maxNew" must be an integer from 0 to 19, got 20.'],
+    [{ window: 5, maxNew: 5 }, 'option "stagnation.maxNew" must be an integer from 0 to 4, got 5.'],
+    [{ writeArgsLength: -1 }, 'option "stagnation.writeArgsLength" must be an integer of at least 0, got -1.'],
+    [{ size: 3 }, 'unknown option "stagnation.size"'],
+  ])('refuses %j', (options, message) => {
+    expect(() => createGuard({ stagnation: options as GuardOptions['stagnation'] })).toThrow(TypeError);
+    expect(() => createGuard({ stagnation: options as GuardOptions['stagnation'] })).toThrow(message);
+  });
+
+  it('keeps maxNew below a smaller window when only the window is given', () => {
+    expect(createGuard({ stagnation: { window: 4 } }).summary().detectors.stagnation).toMatchObject({ window: 4, maxNew: 3 });
+  });
+});
