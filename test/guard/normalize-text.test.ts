@@ -12,6 +12,16 @@ describe('preview', () => {
   });
 });
 
+describe('preview and surrogate pairs', () => {
+  it('never cuts between the two halves of a pair, so previews stay well-formed', () => {
+    // The pair would straddle the cut: characters 118 and 119.
+    const text = `${'x'.repeat(PREVIEW_LENGTH - 2)}😀${'y'.repeat(10)}`;
+    expect(preview(text)).toBe(`${'x'.repeat(PREVIEW_LENGTH - 2)}…`);
+    const before = `${'x'.repeat(PREVIEW_LENGTH - 3)}😀${'y'.repeat(10)}`;
+    expect(preview(before)).toBe(`${'x'.repeat(PREVIEW_LENGTH - 3)}😀…`);
+  });
+});
+
 describe('normalizeText: linear on huge inputs', { timeout: 60_000 }, () => {
   it('normalises 1 MB of whitespace in step text in linear time and compares it as one space', () => {
     const megabyte = 1024 * 1024;
