@@ -308,10 +308,49 @@ export interface GuardSummary {
   readonly detectors: Readonly<Record<string, JsonValue>>;
 }
 
+/**
+ * A guard's whole state as plain JSON, from `guard.snapshot()`: store it anywhere, and pass it (after a JSON round trip
+ * if you like) to `createGuard(options, { snapshot })` to go on where the guard left off, in this process or another.
+ */
+export interface GuardSnapshot {
+  /** The snapshot format; a guard reads only the versions it knows. */
+  readonly version: 1;
+  /** What the state belongs to: each option's path with a short hash of its value (not the options themselves). */
+  readonly options: Readonly<Record<string, string>>;
+  readonly steps: number;
+  readonly toolCalls: number;
+  readonly stops: number;
+  readonly lastVerdict: Verdict | null;
+  readonly totals: GuardSummary['totals'];
+  /** The clock's reading when the run started, for the wall-clock part of `maxDurationMs`. */
+  readonly startedAt: number;
+  /** The recorded steps (the last `historyLimit` of them, if set), as plain JSON. */
+  readonly history: readonly JsonValue[];
+  /** Each enabled detector's state, keyed by its `kind`. */
+  readonly detectors: Readonly<Record<string, JsonValue>>;
+}
+
+/** How `createGuard` starts: from nothing, or from a snapshot. */
+export interface RestoreOptions {
+  /**
+   * What `guard.snapshot()` returned, as it is or after a JSON round trip. Refused with a `TypeError` naming the field
+   * when it is malformed, or the option that differs when it was taken under other options; never half applied.
+   * @default undefined (a new run)
+   */
+  readonly snapshot?: unknown;
+}
+
 /** A guard for one agent run. */
 export interface Guard {
   /** Record one finished step and say whether to go on. Never throws on odd step data. */
   check(step: GuardStep): Verdict;
+  /**
+   * The verdict `check(step)` would give now, without recording anything: history, totals, counts, `summary()` and
+   * later verdicts stay as if it had not been called. Custom rules are called, with the step last in their history.
+   */
+  peek(step: GuardStep): Verdict;
+  /** The guard's whole state as plain JSON, to restore with `createGuard(options, { snapshot })`. */
+  snapshot(): GuardSnapshot;
   /** Forget the run (history, totals, detector state, clock start); keep the options. */
   reset(): void;
   /** Counts, totals and per-detector state as JSON. */

@@ -56,5 +56,7 @@ export function budgetDetector(options: { readonly limits: readonly ResolvedBudg
       return warnings.length === 0 ? undefined : { warnings };
     },
     state: () => ({ limits: options.limits.map(({ metric, limit }) => ({ metric, limit })) }),
+    // Totals and the clock belong to the guard: the detector keeps nothing.
+    save: () => null,
   };
 }

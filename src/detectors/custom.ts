@@ -1,4 +1,5 @@
 import type { CustomDetector } from '../types.js';
+import { savedInteger, savedObject } from '../snapshot/read-saved.js';
 import type { Detector, Finding } from './detector.js';
 
 function readStop(result: unknown): Finding<'custom'> | undefined {
@@ -11,12 +12,15 @@ function readStop(result: unknown): Finding<'custom'> | undefined {
   };
 }
 
-/** Runs your own rules, in order, on every step; the first one that asks to stop is reported. Errors propagate. */
-export function customDetector(detectors: readonly CustomDetector[]): Detector<'custom'> {
-  let stops = 0;
+/**
+ * Runs your own rules, in order, on every step; the first one that asks to stop is reported. Errors propagate. The
+ * rules' own state is theirs: a snapshot keeps only how many stops they asked for, and a peek calls them too.
+ */
+export function customDetector(detectors: readonly CustomDetector[], saved?: unknown, path = ''): Detector<'custom'> {
+  let stops = saved === undefined ? 0 : savedInteger(savedObject(saved, path).stops, `${path}.stops`);
   return {
     kind: 'custom',
-    check(facts) {
+    check(facts, record) {
       let stop: Finding<'custom'> | undefined;
       for (const detector of detectors) {
         // Every rule sees every step, even after an earlier one asked to stop.
@@ -24,9 +28,10 @@ export function customDetector(detectors: readonly CustomDetector[]): Detector<'
         stop ??= found;
       }
       if (stop === undefined) return undefined;
-      stops++;
+      if (record) stops++;
       return { stop };
     },
     state: () => ({ detectors: detectors.length, stops }),
+    save: () => ({ stops }),
   };
 }

@@ -80,12 +80,17 @@ export interface RunView {
 /**
  * The one shape every detector has, built-in or custom: a kind, a judgement per step over state of its own, and that
  * state as JSON. The guard calls `check` for every step in priority order and never looks inside; starting over means
- * building the detectors again.
+ * building the detectors again, and restoring means building them from what `save` returned.
  */
 export interface Detector<Reason extends StopReason = StopReason> {
   readonly kind: Reason;
-  /** Judges one step and remembers what later steps need; `undefined` when there is nothing to say. */
-  check(facts: StepFacts): DetectorResult<Reason> | undefined;
+  /**
+   * Judges one step; `undefined` when there is nothing to say. With `record`, remembers what later steps need. Without
+   * it (a peek), answers exactly as it would have and leaves its state as it was.
+   */
+  check(facts: StepFacts, record: boolean): DetectorResult<Reason> | undefined;
   /** The detector's state as JSON, for `summary()`. */
   state(run: RunView): JsonValue;
+  /** Everything the detector needs to go on from here, as data JSON can write, for snapshots. */
+  save(): unknown;
 }

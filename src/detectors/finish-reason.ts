@@ -1,4 +1,5 @@
 import type { OtherPolicy } from '../types.js';
+import { savedObject, savedOptional, savedString } from '../snapshot/read-saved.js';
 import type { Detector, Finding } from './detector.js';
 import { normalizeFinishReason } from './normalize-finish-reason.js';
 
@@ -6,22 +7,24 @@ import { normalizeFinishReason } from './normalize-finish-reason.js';
  * Stops on a terminal finish reason, and on an unfamiliar one according to `otherPolicy`. `tool-calls`
  * continues and a missing reason says nothing.
  */
-export function finishReasonDetector(options: {
-  readonly terminal: readonly string[];
-  readonly otherPolicy: OtherPolicy;
-}): Detector<'finish-reason'> {
+export function finishReasonDetector(
+  options: { readonly terminal: readonly string[]; readonly otherPolicy: OtherPolicy },
+  saved?: unknown,
+  path = '',
+): Detector<'finish-reason'> {
   const terminal = new Set(options.terminal);
   const policy = options.otherPolicy;
-  let lastReason: string | undefined;
+  let lastReason =
+    saved === undefined ? undefined : savedOptional(savedObject(saved, path).lastReason, (value) => savedString(value, `${path}.lastReason`));
 
   return {
     kind: 'finish-reason',
-    check(facts) {
+    check(facts, record) {
       const finishReason = facts.finishReason;
       if (finishReason === undefined) return undefined;
       const normalized = normalizeFinishReason(finishReason);
       if (normalized === '') return undefined;
-      lastReason = normalized;
+      if (record) lastReason = normalized;
 
       const textOnly = facts.hasText && facts.calls.length === 0;
       let stop: Omit<Finding<'finish-reason'>, 'evidence'> | undefined;
@@ -50,5 +53,6 @@ export function finishReasonDetector(options: {
       return { stop: { ...stop, evidence } };
     },
     state: () => ({ lastFinishReason: lastReason ?? null, otherPolicy: policy }),
+    save: () => ({ lastReason: lastReason ?? null }),
   };
 }

@@ -1,6 +1,6 @@
 import type { Detector } from './detector.js';
 
-/** Stops once `limit` steps have been recorded: with a limit of 3, the third step stops. */
+/** Stops once `limit` steps have been recorded: with a limit of 3, the third step stops. Keeps no state. */
 export function maxStepsDetector(options: { readonly limit: number }): Detector<'max-steps'> {
   const { limit } = options;
   return {
@@ -17,5 +17,6 @@ export function maxStepsDetector(options: { readonly limit: number }): Detector<
       };
     },
     state: (run) => ({ steps: run.steps, limit }),
+    save: () => null,
   };
 }

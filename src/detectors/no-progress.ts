@@ -1,3 +1,4 @@
+import { savedInteger, savedObject, savedOptional, savedString } from '../snapshot/read-saved.js';
 import type { Detector } from './detector.js';
 import { createOutcomeMemory } from './outcome-memory.js';
 
@@ -8,32 +9,47 @@ interface StalledRun {
   readonly textPreview: string;
 }
 
+function readStalled(value: unknown, path: string): StalledRun {
+  const record = savedObject(value, path);
+  return {
+    steps: savedInteger(record.steps, `${path}.steps`, 1),
+    textKey: savedString(record.textKey, `${path}.textKey`),
+    textPreview: savedString(record.textPreview, `${path}.textPreview`),
+  };
+}
+
 /**
  * Stops after `threshold` consecutive stalled steps with the same normalised text. A step is stalled when none
  * of its tool outcomes is new in this run; a step without tool calls is always stalled.
  * @param window - with `historyLimit`, "new" means not produced by any of the last `window` steps before this one
+ * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
  */
-export function noProgressDetector(options: { readonly threshold: number }, window?: number): Detector<'no-progress'> {
+export function noProgressDetector(
+  options: { readonly threshold: number },
+  window?: number,
+  saved?: unknown,
+  path = '',
+): Detector<'no-progress'> {
   const { threshold } = options;
-  const seenOutcomes = createOutcomeMemory(window);
-  let stalled: StalledRun | undefined;
+  const record = saved === undefined ? undefined : savedObject(saved, path);
+  const seenOutcomes = createOutcomeMemory(window, record?.outcomes, `${path}.outcomes`);
+  let stalled = record === undefined ? undefined : savedOptional(record.stalled, (value) => readStalled(value, `${path}.stalled`));
 
   return {
     kind: 'no-progress',
-    check(facts) {
+    check(facts, remember) {
       let progressed = false;
       for (const call of facts.calls) {
-        if (seenOutcomes.remember(call.outcome, facts.index)) progressed = true;
+        if (remember ? seenOutcomes.remember(call.outcome, facts.index) : seenOutcomes.isNew(call.outcome, facts.index)) progressed = true;
       }
-      if (progressed) {
-        stalled = undefined;
-        return undefined;
+      let next: StalledRun | undefined;
+      if (!progressed) {
+        const textKey = facts.textKey;
+        next = stalled?.textKey === textKey ? { ...stalled, steps: stalled.steps + 1 } : { steps: 1, textKey, textPreview: facts.textPreview };
       }
-      const textKey = facts.textKey;
-      stalled =
-        stalled?.textKey === textKey ? { ...stalled, steps: stalled.steps + 1 } : { steps: 1, textKey, textPreview: facts.textPreview };
-      if (stalled.steps < threshold) return undefined;
-      const { steps, textPreview } = stalled;
+      if (remember) stalled = next;
+      if (next === undefined || next.steps < threshold) return undefined;
+      const { steps, textPreview } = next;
       return {
         stop: {
           code: 'NO_PROGRESS',
@@ -46,5 +62,6 @@ export function noProgressDetector(options: { readonly threshold: number }, wind
       };
     },
     state: () => ({ stalledSteps: stalled?.steps ?? 0, distinctOutcomes: seenOutcomes.size, threshold }),
+    save: () => ({ outcomes: seenOutcomes.save(), stalled: stalled ?? null }),
   };
 }

@@ -1,42 +1,79 @@
 /* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
    Ring slots and counters read here always exist: indices stay below `callCount` and `maxPeriod`. The strict config
    forbids `!`; a cast says it. */
-import type { CallFacts, Detector } from './detector.js';
+import { savedArray, savedError, savedInteger, savedObject, savedString } from '../snapshot/read-saved.js';
+import type { Detector } from './detector.js';
+
+/** What the detector keeps of a call. */
+interface RecentCall {
+  readonly name: string;
+  readonly signature: string;
+  readonly argsPreview: string;
+}
+
+function readCall(value: unknown, path: string): RecentCall {
+  const record = savedObject(value, path);
+  return {
+    name: savedString(record.name, `${path}.name`),
+    signature: savedString(record.signature, `${path}.signature`),
+    argsPreview: savedString(record.argsPreview, `${path}.argsPreview`),
+  };
+}
 
 /**
  * Stops when the tail of the call sequence is a cycle of 2 to `maxPeriod` calls repeated `repeats` times.
  * For each period p it counts how many calls in a row equal the call p places earlier, so a check costs
  * O(maxPeriod) per call however long the run is.
+ * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
  */
-export function oscillationDetector(options: { readonly maxPeriod: number; readonly repeats: number }): Detector<'oscillation'> {
+export function oscillationDetector(
+  options: { readonly maxPeriod: number; readonly repeats: number },
+  saved?: unknown,
+  path = '',
+): Detector<'oscillation'> {
   const { maxPeriod, repeats } = options;
   // The last `maxPeriod` calls, as a ring: call number n sits at n % maxPeriod.
-  const recent: CallFacts[] = [];
+  let recent: RecentCall[] = [];
   let callCount = 0;
   // matched[p]: how many calls in a row, up to the latest, equal the call p places before them.
-  const matched = new Array<number>(maxPeriod + 1).fill(0);
+  let matched = new Array<number>(maxPeriod + 1).fill(0);
+  if (saved !== undefined) {
+    const record = savedObject(saved, path);
+    callCount = savedInteger(record.callCount, `${path}.callCount`);
+    const keptCount = Math.min(callCount, maxPeriod);
+    const keptCalls = savedArray(record.recent, `${path}.recent`);
+    if (keptCalls.length !== keptCount) savedError(`${path}.recent`, `an array of ${String(keptCount)} calls`, keptCalls);
+    const kept = keptCalls.map((call, index) => readCall(call, `${path}.recent[${String(index)}]`));
+    // Saved oldest first; back into ring order.
+    kept.forEach((call, index) => (recent[(callCount - kept.length + index) % maxPeriod] = call));
+    const counts = savedArray(record.matched, `${path}.matched`);
+    if (counts.length !== maxPeriod + 1) savedError(`${path}.matched`, `an array of ${String(maxPeriod + 1)} counts`, counts);
+    matched = counts.map((count, index) => savedInteger(count, `${path}.matched[${String(index)}]`, 0, callCount));
+  }
 
   /** The call `back` places before the latest one (1 is the latest), if the run is that long. */
-  const callBack = (back: number): CallFacts | undefined =>
-    back <= callCount ? recent[(callCount - back) % maxPeriod] : undefined;
+  const callBack = (back: number): RecentCall | undefined => (back <= callCount ? recent[(callCount - back) % maxPeriod] : undefined);
 
   /** The last `period` calls, oldest first, when they are not all the same call (that is a repeat, not a cycle). */
-  function cycleOf(period: number): CallFacts[] | undefined {
-    const cycle: CallFacts[] = [];
-    for (let back = period; back >= 1; back--) cycle.push(callBack(back) as CallFacts);
+  function cycleOf(period: number): RecentCall[] | undefined {
+    const cycle: RecentCall[] = [];
+    for (let back = period; back >= 1; back--) cycle.push(callBack(back) as RecentCall);
     const first = cycle[0]?.signature;
     return cycle.some((call) => call.signature !== first) ? cycle : undefined;
   }
 
   return {
     kind: 'oscillation',
-    check(facts) {
-      let found: { period: number; run: number; cycle: CallFacts[] } | undefined;
+    check(facts, record) {
+      // A peek runs the same steps on the ring and counters, then puts back what it changed: at most maxPeriod + 1
+      // counters, the ring slots this step's calls overwrite and the call count.
+      const before = record ? undefined : { matched: matched.slice(), recent: recent.slice(), callCount };
+      let found: { period: number; run: number; cycle: RecentCall[] } | undefined;
       for (const call of facts.calls) {
         for (let period = 2; period <= maxPeriod; period++) {
           matched[period] = callBack(period)?.signature === call.signature ? (matched[period] as number) + 1 : 0;
         }
-        recent[callCount % maxPeriod] = call;
+        recent[callCount % maxPeriod] = { name: call.name, signature: call.signature, argsPreview: call.argsPreview };
         callCount++;
         for (let period = 2; period <= maxPeriod; period++) {
           const run = matched[period] as number;
@@ -47,6 +84,7 @@ export function oscillationDetector(options: { readonly maxPeriod: number; reado
           break;
         }
       }
+      if (before !== undefined) ({ matched, recent, callCount } = before);
       if (found === undefined) return undefined;
       const { period, run, cycle } = found;
       const labels = cycle.map((entry) => `${entry.name}(${entry.argsPreview})`);
@@ -63,6 +101,10 @@ export function oscillationDetector(options: { readonly maxPeriod: number; reado
       let longestMatch = 0;
       for (const run of matched) longestMatch = Math.max(longestMatch, run);
       return { maxPeriod, repeats, longestMatch };
+    },
+    save() {
+      const kept = Math.min(callCount, maxPeriod);
+      return { callCount, recent: Array.from({ length: kept }, (_, index) => callBack(kept - index) as RecentCall), matched };
     },
   };
 }

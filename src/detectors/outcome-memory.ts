@@ -1,14 +1,20 @@
 import { flattenString } from '../canonical/flatten-string.js';
+import type { JsonValue } from '../types.js';
+import { savedArray, savedInteger, savedObject, savedString } from '../snapshot/read-saved.js';
 
 /**
- * The tool outcomes a `noProgress` detector has already seen: every one in the run, or, with a window, those produced
- * by the last `window` steps before the current one.
+ * The answers a detector has already seen: every one in the run, or, with a window, those of the last `window` steps
+ * before the current one.
  */
 export interface OutcomeMemory {
   /** Records that step `index` produced `outcome`; true when it is new (not remembered from an earlier step). */
   remember(outcome: string, index: number): boolean;
+  /** Whether `outcome` would be new at step `index`, without recording anything. */
+  isNew(outcome: string, index: number): boolean;
   /** How many distinct outcomes are remembered now. */
   readonly size: number;
+  /** What `createOutcomeMemory` needs to continue from here, as JSON. */
+  save(): JsonValue;
 }
 
 /**
@@ -16,11 +22,16 @@ export interface OutcomeMemory {
  * queue in step order to forget outcomes once their step leaves the window: constant work per call on average, and
  * memory bounded by the outcomes of `window` steps.
  * @param window - steps looked back over; `undefined` for the whole run
+ * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
+ * @param path - where `saved` sits in a snapshot
  */
-export function createOutcomeMemory(window: number | undefined): OutcomeMemory {
+export function createOutcomeMemory(window: number | undefined, saved?: unknown, path = ''): OutcomeMemory {
   // Stryker disable next-line all: equivalent: the windowed memory given no window never forgets (index - undefined is NaN), so it answers like the Set; the Set is only cheaper.
   if (window === undefined) {
     const seen = new Set<string>();
+    if (saved !== undefined) {
+      savedArray(saved, path).forEach((outcome, index) => seen.add(savedString(outcome, `${path}[${String(index)}]`)));
+    }
     return {
       remember(outcome) {
         if (seen.has(outcome)) return false;
@@ -28,9 +39,11 @@ export function createOutcomeMemory(window: number | undefined): OutcomeMemory {
         seen.add(flattenString(outcome));
         return true;
       },
+      isNew: (outcome) => !seen.has(outcome),
       get size() {
         return seen.size;
       },
+      save: () => [...seen],
     };
   }
 
@@ -38,6 +51,16 @@ export function createOutcomeMemory(window: number | undefined): OutcomeMemory {
   // Every call, oldest first; `head` is the first entry not yet forgotten.
   let queue: { readonly outcome: string; readonly index: number }[] = [];
   let head = 0;
+  if (saved !== undefined) {
+    const record = savedObject(saved, path);
+    savedArray(record.queue, `${path}.queue`).forEach((entry, position) => {
+      const entryPath = `${path}.queue[${String(position)}]`;
+      const [outcome, index] = savedArray(entry, entryPath);
+      queue.push({ outcome: savedString(outcome, `${entryPath}[0]`), index: savedInteger(index, `${entryPath}[1]`) });
+    });
+    // The latest step of each outcome is the last queue entry that holds it.
+    for (const { outcome, index } of queue) lastSeen.set(outcome, index);
+  }
 
   function forgetBefore(firstKept: number): void {
     for (let entry = queue[head]; entry !== undefined && entry.index < firstKept; entry = queue[++head]) {
@@ -61,8 +84,13 @@ export function createOutcomeMemory(window: number | undefined): OutcomeMemory {
       queue.push({ outcome, index });
       return isNew;
     },
+    isNew(outcome, index) {
+      const last = lastSeen.get(outcome);
+      return last === undefined || last < index - window;
+    },
     get size() {
       return lastSeen.size;
     },
+    save: () => ({ queue: queue.slice(head).map(({ outcome, index }) => [outcome, index]) }),
   };
 }

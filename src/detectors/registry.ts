@@ -1,5 +1,7 @@
 import { comparisonKey } from '../canonical/stable-hash.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
+import { savedError } from '../snapshot/read-saved.js';
+import type { StopReason } from '../types.js';
 import { budgetDetector } from './budget.js';
 import { customDetector } from './custom.js';
 import type { Detector } from './detector.js';
@@ -11,20 +13,33 @@ import { repeatedToolCallDetector } from './repeated-tool-call.js';
 import { stagnationDetector } from './stagnation.js';
 
 /**
- * Every enabled detector, new, in priority order: when several stop on one step, the earliest here wins.
+ * Every enabled detector, in priority order: when several stop on one step, the earliest here wins. New, or restored
+ * from the states a snapshot saved.
  * @param options - the resolved options
- * @returns the detectors, each with fresh state
+ * @param saved - each detector's saved state by kind, from a snapshot's `detectors`
+ * @returns the detectors
+ * @throws TypeError naming the snapshot field when a saved state is missing or does not fit
  */
-export function buildDetectors(options: ResolvedOptions): readonly Detector[] {
+export function buildDetectors(options: ResolvedOptions, saved?: Readonly<Record<string, unknown>>): readonly Detector[] {
+  /** The saved state of a detector, and where it sits, when restoring. */
+  const from = (kind: StopReason): [unknown, string] => {
+    const path = `detectors.${kind}`;
+    if (saved !== undefined && !Object.hasOwn(saved, kind)) savedError(path, "an enabled detector's saved state", undefined);
+    return [saved?.[kind], path];
+  };
+  const { historyLimit } = options;
+  // Budget and maxSteps keep no state of their own, but a snapshot of a guard that had them still lists them.
+  if (options.budget !== false) from('budget');
+  if (options.maxSteps !== false) from('max-steps');
   const detectors: (Detector | false)[] = [
-    options.finishReason !== false && finishReasonDetector(options.finishReason),
+    options.finishReason !== false && finishReasonDetector(options.finishReason, ...from('finish-reason')),
     options.budget !== false && budgetDetector(options.budget),
     options.maxSteps !== false && maxStepsDetector(options.maxSteps),
-    options.repeatedToolCall !== false && repeatedToolCallDetector(options.repeatedToolCall),
-    options.oscillation !== false && oscillationDetector(options.oscillation),
-    options.noProgress !== false && noProgressDetector(options.noProgress, options.historyLimit),
-    options.stagnation !== false && stagnationDetector(options.stagnation, comparisonKey, options.historyLimit),
-    options.custom.length > 0 && customDetector(options.custom),
+    options.repeatedToolCall !== false && repeatedToolCallDetector(options.repeatedToolCall, ...from('repeated-tool-call')),
+    options.oscillation !== false && oscillationDetector(options.oscillation, ...from('oscillation')),
+    options.noProgress !== false && noProgressDetector(options.noProgress, historyLimit, ...from('no-progress')),
+    options.stagnation !== false && stagnationDetector(options.stagnation, comparisonKey, historyLimit, ...from('stagnation')),
+    options.custom.length > 0 && customDetector(options.custom, ...from('custom')),
   ];
   return detectors.filter((detector) => detector !== false);
 }

@@ -1,3 +1,4 @@
+import { savedArray, savedBoolean, savedInteger, savedObject, savedOptional, savedString } from '../snapshot/read-saved.js';
 import type { CallFacts, Detector } from './detector.js';
 
 /** Step indexes kept for evidence; bounded so an ignored stop cannot grow memory without end. */
@@ -6,24 +7,44 @@ const MAX_STEP_INDEXES = 100;
 /** The run of identical calls at the end of the call sequence. */
 interface Run {
   readonly key: string;
-  readonly first: CallFacts;
+  /** What evidence shows of the run's first call, and its outcome to compare the others with. */
+  readonly first: { readonly name: string; readonly argsPreview: string; readonly outcome: string };
   count: number;
   identicalResults: boolean;
   /** Steps holding calls of the run, ascending, the latest {@link MAX_STEP_INDEXES} at most. */
-  readonly stepIndexes: number[];
+  stepIndexes: number[];
+}
+
+function readRun(value: unknown, path: string): Run {
+  const record = savedObject(value, path);
+  const first = savedObject(record.first, `${path}.first`);
+  return {
+    key: savedString(record.key, `${path}.key`),
+    first: {
+      name: savedString(first.name, `${path}.first.name`),
+      argsPreview: savedString(first.argsPreview, `${path}.first.argsPreview`),
+      outcome: savedString(first.outcome, `${path}.first.outcome`),
+    },
+    count: savedInteger(record.count, `${path}.count`, 1),
+    identicalResults: savedBoolean(record.identicalResults, `${path}.identicalResults`),
+    stepIndexes: savedArray(record.stepIndexes, `${path}.stepIndexes`, MAX_STEP_INDEXES).map((index, position) =>
+      savedInteger(index, `${path}.stepIndexes[${String(position)}]`),
+    ),
+  };
 }
 
 /**
  * Stops when the run of identical calls at the end of the call sequence reaches `threshold`.
  * Identical means same tool and canonical arguments, or the same outcome too with `requireIdenticalResults`.
+ * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
  */
-export function repeatedToolCallDetector(options: {
-  readonly threshold: number;
-  readonly requireIdenticalResults: boolean;
-  readonly ignoreErrors: boolean;
-}): Detector<'repeated-tool-call'> {
+export function repeatedToolCallDetector(
+  options: { readonly threshold: number; readonly requireIdenticalResults: boolean; readonly ignoreErrors: boolean },
+  saved?: unknown,
+  path = '',
+): Detector<'repeated-tool-call'> {
   const { threshold, requireIdenticalResults, ignoreErrors } = options;
-  let run: Run | undefined;
+  let run = saved === undefined ? undefined : savedOptional(savedObject(saved, path).run, (value) => readRun(value, `${path}.run`));
 
   function extend(current: Run, call: CallFacts, index: number): void {
     current.count++;
@@ -36,20 +57,34 @@ export function repeatedToolCallDetector(options: {
 
   return {
     kind: 'repeated-tool-call',
-    check(facts) {
-      let stopped: { run: Run; count: number; identicalResults: boolean; stepIndexes: number[] } | undefined;
+    check(facts, record) {
+      let current = run;
+      // A peek works on a copy of the run (at most 100 step indexes), made only when a call would change it.
+      let owned = record;
+      let stopped: { first: Run['first']; count: number; identicalResults: boolean; stepIndexes: number[] } | undefined;
       for (const call of facts.calls) {
         if (ignoreErrors && call.failed) continue;
         const key = requireIdenticalResults ? call.outcome : call.signature;
-        if (run?.key === key) extend(run, call, facts.index);
-        else run = { key, first: call, count: 1, identicalResults: true, stepIndexes: [facts.index] };
+        if (current?.key === key) {
+          if (!owned) {
+            current = { ...current, stepIndexes: current.stepIndexes.slice() };
+            owned = true;
+          }
+          extend(current, call, facts.index);
+        } else {
+          const first = { name: call.name, argsPreview: call.argsPreview, outcome: call.outcome };
+          current = { key, first, count: 1, identicalResults: true, stepIndexes: [facts.index] };
+          owned = true;
+        }
         // A run that reaches the threshold mid-step counts even if a later call in the step ends it.
-        if (run.count >= threshold) {
-          stopped = { run, count: run.count, identicalResults: run.identicalResults, stepIndexes: [...run.stepIndexes] };
+        if (current.count >= threshold) {
+          const { first, count, identicalResults, stepIndexes } = current;
+          stopped = { first, count, identicalResults, stepIndexes: stepIndexes.slice() };
         }
       }
+      if (record) run = current;
       if (stopped === undefined) return undefined;
-      const { name: tool, argsPreview } = stopped.run.first;
+      const { name: tool, argsPreview } = stopped.first;
       const { count, identicalResults, stepIndexes } = stopped;
       return {
         stop: {
@@ -60,5 +95,6 @@ export function repeatedToolCallDetector(options: {
       };
     },
     state: () => ({ tool: run?.first.name ?? null, count: run?.count ?? 0, threshold }),
+    save: () => ({ run: run ?? null }),
   };
 }

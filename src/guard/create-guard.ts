@@ -1,8 +1,22 @@
 import type { Detector, Finding, RunTotals } from '../detectors/detector.js';
 import { buildDetectors } from '../detectors/registry.js';
 import { resolveOptions, type ResolvedOptions } from '../options/resolve-options.js';
-import type { Guard, GuardOptions, GuardStep, GuardSummary, GuardWarning, JsonValue, StopReason, Verdict } from '../types.js';
-import { reduceStep } from './reduce-step.js';
+import { optionsFingerprint } from '../snapshot/fingerprint.js';
+import { readSnapshot } from '../snapshot/read-snapshot.js';
+import type {
+  Guard,
+  GuardOptions,
+  GuardSnapshot,
+  GuardStep,
+  GuardSummary,
+  GuardWarning,
+  JsonValue,
+  RestoreOptions,
+  StopReason,
+  Verdict,
+} from '../types.js';
+import { toPlainJson } from './plain-json.js';
+import { reduceStep, type ReducedStep } from './reduce-step.js';
 import { addStep, emptyTotals } from './run-totals.js';
 import { LoadedStepFacts } from './step-facts.js';
 import { createStepHistory, type StepHistory } from './step-history.js';
@@ -13,7 +27,11 @@ interface Run {
   readonly detectors: readonly Detector[];
   readonly history: StepHistory;
   readonly totals: RunTotals;
+  readonly startedAt: number;
+  /** The facts of the step being checked, loaded anew for each step. */
   readonly facts: LoadedStepFacts;
+  /** The facts of a step being peeked at: totals of their own, so a peek changes none of the run's. */
+  readonly peekFacts: LoadedStepFacts;
   steps: number;
   toolCalls: number;
   stops: number;
@@ -29,65 +47,90 @@ function readClock(now: () => number): number {
   }
 }
 
-function newRun(options: ResolvedOptions): Run {
-  const history = createStepHistory(options.historyLimit);
-  const totals = emptyTotals();
+function newRun(options: ResolvedOptions, saved?: unknown): Run {
+  const restored = saved === undefined ? undefined : readSnapshot(saved, options);
+  const history = createStepHistory(options.historyLimit, restored?.history);
+  const totals = restored?.totals ?? emptyTotals();
+  const peekTotals = emptyTotals();
   const { now } = options;
-  const startedAt = readClock(now);
+  const startedAt = restored?.startedAt ?? readClock(now);
+  const elapsed = (): number => readClock(now) - startedAt;
+  const rules = (): readonly GuardStep[] => history.forRules();
   return {
-    detectors: buildDetectors(options),
+    detectors: buildDetectors(options, restored?.detectors),
     history,
     totals,
-    facts: new LoadedStepFacts({ history: () => history.forRules(), elapsed: () => readClock(now) - startedAt, totals }),
-    steps: 0,
-    toolCalls: 0,
-    stops: 0,
-    lastVerdict: null,
+    startedAt,
+    facts: new LoadedStepFacts({ history: rules, elapsed, totals }),
+    peekFacts: new LoadedStepFacts({ history: rules, elapsed, totals: peekTotals }),
+    steps: restored?.steps ?? 0,
+    toolCalls: restored?.toolCalls ?? 0,
+    stops: restored?.stops ?? 0,
+    lastVerdict: restored?.lastVerdict ?? null,
   };
 }
 
+/** Runs every detector over loaded facts; the first stop in priority order wins, every warning is kept. */
+function judge(run: Run, facts: LoadedStepFacts, record: boolean): Verdict {
+  let reason: StopReason | undefined;
+  let finding: Finding | undefined;
+  let warnings: GuardWarning[] | undefined;
+  // Every detector sees every step so its state stays right.
+  for (const detector of run.detectors) {
+    const result = detector.check(facts, record);
+    if (result === undefined) continue;
+    if (finding === undefined && result.stop !== undefined) {
+      reason = detector.kind;
+      finding = result.stop;
+    }
+    if (result.warnings !== undefined) (warnings ??= []).push(...result.warnings);
+  }
+  return verdictOf(reason, finding, warnings);
+}
+
 /**
- * Creates a guard for one agent run. Options are validated here, once.
+ * Creates a guard for one agent run, or restores one from a snapshot. Options are validated here, once.
  * @param options - detector settings; every detector is on with its defaults unless switched off with `false`
- * @throws TypeError naming the option path when an option is invalid
+ * @param restore - `{ snapshot }` to go on from what `guard.snapshot()` returned, under the same options
+ * @throws TypeError naming the option path when an option is invalid, or the snapshot field or differing option when
+ *   a snapshot is refused
  * @example
  * const guard = createGuard({ maxSteps: 25, budget: { maxCostUsd: 0.5 } });
  * const verdict = guard.check({ toolCalls: [{ name: 'search', args: { query: 'x' } }] });
  */
-export function createGuard(options?: GuardOptions): Guard {
+export function createGuard(options?: GuardOptions, restore?: RestoreOptions): Guard {
   const resolved = resolveOptions(options);
-  let run = newRun(resolved);
+  const fingerprint = optionsFingerprint(resolved);
+  let run = newRun(resolved, restore?.snapshot);
 
   return {
     check(raw: GuardStep): Verdict {
       const reduced = reduceStep(raw);
-      const { history, totals } = run;
+      const { history, totals, facts } = run;
       const index = run.steps++;
       history.push(reduced.step);
       addStep(totals, reduced.step);
       run.toolCalls += reduced.calls.length;
-
-      const facts = run.facts;
       facts.load(index, reduced);
-
-      // Every detector sees every step so its state stays right; the first stop in priority order wins.
-      let reason: StopReason | undefined;
-      let finding: Finding | undefined;
-      let warnings: GuardWarning[] | undefined;
-      for (const detector of run.detectors) {
-        const result = detector.check(facts);
-        if (result === undefined) continue;
-        if (finding === undefined && result.stop !== undefined) {
-          reason = detector.kind;
-          finding = result.stop;
-        }
-        if (result.warnings !== undefined) (warnings ??= []).push(...result.warnings);
-      }
-
-      const verdict = verdictOf(reason, finding, warnings);
+      const verdict = judge(run, facts, true);
       if (verdict.stop) run.stops++;
       run.lastVerdict = verdict;
       return verdict;
+    },
+
+    peek(raw: GuardStep): Verdict {
+      const reduced: ReducedStep = reduceStep(raw);
+      const { peekFacts } = run;
+      Object.assign(peekFacts.totals, run.totals);
+      addStep(peekFacts.totals as RunTotals, reduced.step);
+      peekFacts.load(run.steps, reduced);
+      // Custom rules see the step last in their history, as in a check; it is taken back out whatever they do.
+      const takeBack = run.history.push(reduced.step);
+      try {
+        return judge(run, peekFacts, false);
+      } finally {
+        takeBack();
+      }
     },
 
     reset(): void {
@@ -105,6 +148,25 @@ export function createGuard(options?: GuardOptions): Guard {
         totals: { ...run.totals },
         detectors,
       };
+    },
+
+    snapshot(): GuardSnapshot {
+      const detectors: Record<string, unknown> = {};
+      for (const detector of run.detectors) detectors[detector.kind] = detector.save();
+      const snapshot = {
+        version: 1,
+        options: fingerprint,
+        steps: run.steps,
+        toolCalls: run.toolCalls,
+        stops: run.stops,
+        lastVerdict: run.lastVerdict,
+        totals: run.totals,
+        startedAt: run.startedAt,
+        history: run.history.snapshot().map((step) => toPlainJson(step)),
+        detectors,
+      };
+      // A copy through JSON: plain data, sharing nothing with the guard, which goes on changing.
+      return JSON.parse(JSON.stringify(snapshot)) as GuardSnapshot;
     },
 
     get history(): readonly GuardStep[] {

@@ -2,8 +2,11 @@ import type { GuardStep } from '../types.js';
 
 /** The steps a guard keeps: every one, or only the most recent `limit`. */
 export interface StepHistory {
-  /** Records a step; with a limit, the oldest kept step is forgotten once the limit is reached. */
-  push(step: GuardStep): void;
+  /**
+   * Records a step; with a limit, the oldest kept step is forgotten once the limit is reached.
+   * @returns a function that takes the step back out, leaving the history exactly as it was (for a peek)
+   */
+  push(step: GuardStep): () => void;
   /** The kept steps, oldest first, as a frozen copy made at most once per recorded step. */
   snapshot(): readonly GuardStep[];
   /**
@@ -16,9 +19,11 @@ export interface StepHistory {
 /**
  * A history without a limit is a plain array. With a limit it is a ring of `limit` slots: recording a step costs the
  * same at any length (dropping the first element of a large array would move all the others).
+ * @param limit - steps kept, or `undefined` for all
+ * @param initial - the steps to start with, oldest first (a restored history); at most `limit` of them
  */
-export function createStepHistory(limit: number | undefined): StepHistory {
-  const steps: GuardStep[] = [];
+export function createStepHistory(limit: number | undefined, initial: readonly GuardStep[] = []): StepHistory {
+  const steps: GuardStep[] = [...initial];
   /** With a limit, once the ring is full: the slot of the oldest step. */
   let oldest = 0;
   let frozen: readonly GuardStep[] | undefined;
@@ -29,14 +34,25 @@ export function createStepHistory(limit: number | undefined): StepHistory {
 
   return {
     push(step) {
+      const frozenBefore = frozen;
       frozen = undefined;
       // Stryker disable next-line ConditionalExpression: equivalent: while the ring is not full, oldest equals steps.length, so writing steps[oldest] appends too.
       if (limit === undefined || steps.length < limit) {
         steps.push(step);
-        return;
+        return () => {
+          steps.pop();
+          frozen = frozenBefore;
+        };
       }
-      steps[oldest] = step;
+      const slot = oldest;
+      const replaced = steps[slot] as GuardStep;
+      steps[slot] = step;
       oldest = (oldest + 1) % limit;
+      return () => {
+        steps[slot] = replaced;
+        oldest = slot;
+        frozen = frozenBefore;
+      };
     },
     snapshot,
     forRules: () => (limit === undefined ? steps : snapshot()),

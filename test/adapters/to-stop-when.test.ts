@@ -22,10 +22,12 @@ function countingFactory(options?: GuardOptions): { factory: () => Guard; checks
         checks++;
         return guard.check(step);
       },
+      peek: (step) => guard.peek(step),
       reset: () => {
         guard.reset();
       },
       summary: () => guard.summary(),
+      snapshot: () => guard.snapshot(),
       get history() {
         return guard.history;
       },

@@ -235,19 +235,19 @@ describe('budget: figures add up as decimals', () => {
 describe('budget detector result shape', () => {
   it('answers undefined below every limit and warning', () => {
     const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 100, warnAt: 0.9, warnFrom: 90 }] });
-    expect(detector.check(factsOf({}, 0, totals))).toBeUndefined();
+    expect(detector.check(factsOf({}, 0, totals), true)).toBeUndefined();
   });
 
   it('gives a warning alone without a stop key', () => {
     const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 10, warnAt: 0.5, warnFrom: 5 }] });
-    expect(detector.check(factsOf({}, 0, totals))).toStrictEqual({
+    expect(detector.check(factsOf({}, 0, totals), true)).toStrictEqual({
       warnings: [{ code: 'BUDGET_WARNING', metric: 'totalTokens', value: 5, limit: 10, ratio: 0.5, detail: 'Total tokens is at 5 of a 10 limit (50%).' }],
     });
   });
 
   it('gives a stop without warnings without a warnings key, and leaves stop and reason to the guard', () => {
     const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 5, warnAt: 0.5, warnFrom: 2.5 }] });
-    expect(detector.check(factsOf({}, 0, totals))).toStrictEqual({
+    expect(detector.check(factsOf({}, 0, totals), true)).toStrictEqual({
       stop: {
         code: 'BUDGET_TOTAL_TOKENS',
         detail: 'Total tokens reached 5, at or over the limit of 5.',

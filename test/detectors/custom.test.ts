@@ -79,7 +79,7 @@ describe('custom', () => {
 describe('custom detector result shape', () => {
   it('answers undefined for rules that continue, without counting a stop', () => {
     const detector = customDetector([() => undefined, () => ({ stop: false })]);
-    expect(detector.check(factsOf({ text: 'x' }))).toBeUndefined();
+    expect(detector.check(factsOf({ text: 'x' }), true)).toBeUndefined();
     expect(detector.state({ steps: 1 })).toEqual({ detectors: 2, stops: 0 });
   });
 });

@@ -111,7 +111,7 @@ describe('finishReason', () => {
 describe('finishReason detector result shape', () => {
   it('answers undefined for a continuing reason', () => {
     const detector = finishReasonDetector({ terminal: ['stop'], otherPolicy: 'stop-if-text-only' });
-    expect(detector.check(factsOf({ finishReason: 'tool-calls', text: 'calling' }))).toBeUndefined();
-    expect(detector.check(factsOf({ finishReason: 'other', toolCalls: [{ name: 'a' }], text: 'x' }))).toBeUndefined();
+    expect(detector.check(factsOf({ finishReason: 'tool-calls', text: 'calling' }), true)).toBeUndefined();
+    expect(detector.check(factsOf({ finishReason: 'other', toolCalls: [{ name: 'a' }], text: 'x' }), true)).toBeUndefined();
   });
 });

@@ -114,6 +114,6 @@ describe('oscillation', () => {
 describe('oscillation detector result shape', () => {
   it('answers undefined without a cycle', () => {
     const detector = oscillationDetector({ maxPeriod: 3, repeats: 3 });
-    expect(detector.check(factsOf({ toolCalls: [{ name: 'a' }, { name: 'b' }] }))).toBeUndefined();
+    expect(detector.check(factsOf({ toolCalls: [{ name: 'a' }, { name: 'b' }] }), true)).toBeUndefined();
   });
 });

@@ -1,0 +1,84 @@
+import type { RunTotals } from '../detectors/detector.js';
+import { reduceStep } from '../guard/reduce-step.js';
+import type { ResolvedOptions } from '../options/resolve-options.js';
+import type { GuardStep, Verdict } from '../types.js';
+import { differingOption, optionsFingerprint } from './fingerprint.js';
+import { savedArray, savedError, savedFigure, savedInteger, savedNumber, savedObject, savedString } from './read-saved.js';
+
+/** The snapshot format this version writes and reads. */
+export const SNAPSHOT_VERSION = 1;
+
+/** A snapshot after validation: the run-level state, and each detector's saved state still to be read by it. */
+export interface ReadSnapshot {
+  readonly steps: number;
+  readonly toolCalls: number;
+  readonly stops: number;
+  readonly lastVerdict: Verdict | null;
+  readonly totals: RunTotals;
+  readonly startedAt: number;
+  readonly history: readonly GuardStep[];
+  readonly detectors: Readonly<Record<string, unknown>>;
+}
+
+const TOTALS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd', 'durationMs'] as const;
+
+function readTotals(value: unknown): RunTotals {
+  const record = savedObject(value, 'totals');
+  const [inputTokens, outputTokens, totalTokens, costUsd, durationMs] = TOTALS.map((name) => savedFigure(record[name], `totals.${name}`)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return { inputTokens, outputTokens, totalTokens, costUsd, durationMs };
+}
+
+/** A verdict as `check` writes it: only its shape is checked; it is shown in `summary()`, never acted on. */
+function readVerdict(value: unknown): Verdict | null {
+  if (value === null) return null;
+  const record = savedObject(value, 'lastVerdict');
+  if (typeof record.stop !== 'boolean') savedError('lastVerdict.stop', 'true or false', record.stop);
+  if (record.stop) {
+    savedString(record.reason, 'lastVerdict.reason');
+    savedString(record.code, 'lastVerdict.code');
+    savedString(record.detail, 'lastVerdict.detail');
+  }
+  if (record.warnings !== undefined) savedArray(record.warnings, 'lastVerdict.warnings');
+  return record as unknown as Verdict;
+}
+
+/**
+ * Checks a snapshot against the options a guard is being created with, field by field, before anything of it is used.
+ * @param value - what `guard.snapshot()` returned, possibly after a JSON round trip
+ * @param options - the resolved options of the guard being created
+ * @returns the state to start from
+ * @throws TypeError naming the field that does not fit, or the option whose value differs
+ */
+export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnapshot {
+  const snapshot = savedObject(value, 'snapshot');
+  if (snapshot.version !== SNAPSHOT_VERSION) {
+    savedError('version', `${String(SNAPSHOT_VERSION)} (the snapshot format this version of agent-loopguard reads)`, snapshot.version);
+  }
+  const differs = differingOption(savedObject(snapshot.options, 'options'), optionsFingerprint(options));
+  if (differs !== undefined) {
+    throw new TypeError(
+      `agent-loopguard: the snapshot was taken under other options: "${differs}" differs. Restore it with the options it was taken with.`,
+    );
+  }
+  const steps = savedInteger(snapshot.steps, 'steps');
+  const kept = Math.min(steps, options.historyLimit ?? steps);
+  const history = savedArray(snapshot.history, 'history', kept);
+  if (history.length !== kept) savedError('history', `an array of ${String(kept)} steps`, history);
+  return {
+    steps,
+    toolCalls: savedInteger(snapshot.toolCalls, 'toolCalls'),
+    stops: savedInteger(snapshot.stops, 'stops', 0, steps),
+    lastVerdict: readVerdict(snapshot.lastVerdict),
+    totals: readTotals(snapshot.totals),
+    startedAt: savedNumber(snapshot.startedAt, 'startedAt'),
+    // Read as any step is: whatever does not fit a step is left out, as `check` would have left it out.
+    history: history.map((step, index) => reduceStep(savedObject(step, `history[${String(index)}]`)).step),
+    detectors: savedObject(snapshot.detectors, 'detectors'),
+  };
+}
