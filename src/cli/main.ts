@@ -1,14 +1,10 @@
 import type { GuardOptions } from '../index.js';
-import type { CliIo } from './cli-io.js';
-import { formatJson } from './format-json.js';
-import { formatStopLine, formatSummary } from './format-text.js';
-import { formatInputError, type InputError } from './input-error.js';
-import { loadConfig } from './load-config.js';
-import { parseArguments } from './parse-arguments.js';
-import { readRuns } from './read-runs.js';
-import { replayRun, type RunReplay } from './replay-run.js';
-import { summarize } from './summarize.js';
-import { USAGE } from './usage.js';
+import { parseArguments, USAGE } from './arguments.js';
+import { loadConfig } from './config.js';
+import type { CliIo } from './io.js';
+import { readRuns, type InputError } from './read-runs.js';
+import { replayRun, summarize, type RunReplay } from './replay.js';
+import { formatInputError, formatJson, formatStopLine, formatSummary } from './report.js';
 
 /** Exit status: every input read. */
 export const EXIT_OK = 0;

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { USAGE } from '../../src/cli/usage.js';
-import { RUNS } from './fixture-paths.js';
+import { USAGE } from '../../src/cli/arguments.js';
+import { RUNS } from './support.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

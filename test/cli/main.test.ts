@@ -1,22 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { USAGE } from '../../src/cli/arguments.js';
 import { main } from '../../src/cli/main.js';
-import { USAGE } from '../../src/cli/usage.js';
-import { captureIo } from './capture-io.js';
-import { RUNS, SYNTHETIC } from './fixture-paths.js';
+import { createGuard, isFault, type GuardOptions, type GuardStep } from '../../src/index.js';
+import { captureIo, RUNS, SYNTHETIC, useTempDir } from './support.js';
 
-let dir: string;
-const at = (name: string): string => join(dir, name);
-
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loopguard-main-'));
-});
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const at = useTempDir('loopguard-main-');
 
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const capture = captureIo();
@@ -26,6 +16,7 @@ async function run(argv: string[]): Promise<{ code: number; stdout: string; stde
 
 interface JsonRun {
   id: string;
+  afterStop?: Record<string, number | null>;
   file: string;
   line: number | null;
   steps: number;
@@ -145,6 +136,23 @@ describe('agent-loopguard replay --json', () => {
   });
 });
 
+describe('agent-loopguard replay --json, usage figures', () => {
+  it('writes the saved usage of huge figures as the largest finite number, never null', async () => {
+    const step = { text: 'a', usage: { inputTokens: 1e308, outputTokens: 1, costUsd: 1e308 } };
+    writeFileSync(at('huge.jsonl'), `${JSON.stringify({ id: 'huge', steps: [{ text: 'first' }, step, step] })}\n`);
+    writeFileSync(at('one-step.json'), JSON.stringify({ maxSteps: 1 }));
+    const result = await run(['replay', '--json', '--config', at('one-step.json'), at('huge.jsonl')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('"inputTokens": 1.7976931348623157e+308');
+    expect(result.stdout).not.toContain('null,\n        "outputTokens"');
+    const report = JSON.parse(result.stdout) as { runs: JsonRun[] };
+    expect(report.runs[0]).toMatchObject({
+      stop: { index: 0, code: 'MAX_STEPS' },
+      afterStop: { steps: 2, inputTokens: Number.MAX_VALUE, outputTokens: 2, totalTokens: Number.MAX_VALUE, costUsd: Number.MAX_VALUE },
+    });
+  });
+});
+
 describe('agent-loopguard replay --config', () => {
   it('replays with the options of the file', async () => {
     writeFileSync(at('guard.json'), JSON.stringify({ maxSteps: false, repeatedToolCall: { threshold: 5 } }));
@@ -257,5 +265,66 @@ describe('agent-loopguard usage', () => {
   it.each([[['--help']], [['-h']], [['replay', '--help', RUNS]]])('prints the usage for %j and exits 0', async (argv) => {
     const result = await run(argv);
     expect(result).toEqual({ code: 0, stdout: USAGE, stderr: '' });
+  });
+});
+
+
+interface Run {
+  id: string;
+  steps: GuardStep[];
+}
+
+function readRunsByHand(file: string): Run[] {
+  return readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Run);
+}
+
+/** The replay done by hand, straight through the public API. */
+function replayByHand(run: Run, options?: GuardOptions): { id: string; stop: object | null } {
+  const guard = createGuard(options);
+  for (const [index, step] of run.steps.entries()) {
+    const verdict = guard.check(step);
+    if (verdict.stop) {
+      return {
+        id: run.id,
+        stop: { index, reason: verdict.reason, code: verdict.code, fault: isFault(verdict), detail: verdict.detail },
+      };
+    }
+  }
+  return { id: run.id, stop: null };
+}
+
+async function replayByCommand(argv: string[]): Promise<{ id: string; stop: object | null }[]> {
+  const capture = captureIo();
+  expect(await main(['replay', '--json', ...argv], capture.io)).toBe(0);
+  const report = JSON.parse(capture.stdout()) as { runs: { id: string; stop: object | null }[] };
+  return report.runs.map(({ id, stop }) => ({ id, stop }));
+}
+
+const runs = [...readRunsByHand(RUNS), ...readRunsByHand(SYNTHETIC)];
+const configs: [string, GuardOptions | undefined][] = [
+  ['the defaults', undefined],
+  ['maxSteps off, repeat threshold 2', { maxSteps: false, repeatedToolCall: { threshold: 2 } }],
+  ['only oscillation', { maxSteps: false, repeatedToolCall: false, noProgress: false, finishReason: false, oscillation: { repeats: 2 } }],
+  ['a token budget', { maxSteps: false, budget: { maxTotalTokens: 60_000 } }],
+];
+
+describe('replay agrees run by run with createGuard', () => {
+  it.each(configs)('with %s', async (_name, options) => {
+    const argv = [RUNS, SYNTHETIC];
+    if (options !== undefined) {
+      const config = at('agreement-guard.json');
+      writeFileSync(config, JSON.stringify(options));
+      argv.unshift('--config', config);
+    }
+    const byCommand = await replayByCommand(argv);
+    const byHand = runs.map((run) => replayByHand(run, options));
+    expect(byCommand).toHaveLength(7);
+    expect(byCommand).toEqual(byHand);
+    // Each config is worth checking only if it stops some runs and lets others through.
+    expect(byHand.some((r) => r.stop === null)).toBe(true);
+    expect(byHand.some((r) => r.stop !== null)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { processIo } from '../../src/cli/process-io.js';
+import { errorMessage, processIo } from '../../src/cli/io.js';
 
 class FakeStream extends EventEmitter {
   written: string[] = [];
@@ -38,5 +38,13 @@ describe('processIo', () => {
     processIo(stdout, new FakeStream());
     const failure = Object.assign(new Error('disk full'), { code: 'ENOSPC' });
     expect(() => stdout.emit('error', failure)).toThrow(failure);
+  });
+});
+
+describe('errorMessage', () => {
+  it('reads the message of an Error and writes anything else as text', () => {
+    expect(errorMessage(new TypeError('bad'))).toBe('bad');
+    expect(errorMessage('plain')).toBe('plain');
+    expect(errorMessage(42)).toBe('42');
   });
 });

@@ -1,4 +1,10 @@
-import type { CliIo } from './cli-io.js';
+/** Where the command writes. Tests pass their own; the bin passes the process's streams. */
+export interface CliIo {
+  /** Writes text to standard output as given (the caller adds newlines). */
+  readonly stdout: (text: string) => void;
+  /** Writes text to standard error as given (the caller adds newlines). */
+  readonly stderr: (text: string) => void;
+}
 
 /** The part of a process stream the command uses. */
 export interface OutputStream {
@@ -26,4 +32,12 @@ export function processIo(stdout: OutputStream, stderr: OutputStream): CliIo {
       stderr.write(text);
     },
   };
+}
+
+/**
+ * The message of anything thrown.
+ * @param error - what was caught
+ */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

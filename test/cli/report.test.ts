@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatStopLine, formatSummary } from '../../src/cli/format-text.js';
-import { summarize } from '../../src/cli/summarize.js';
-import { replayOf } from './replay-fixtures.js';
+import { summarize } from '../../src/cli/replay.js';
+import { formatInputError, formatStopLine, formatSummary } from '../../src/cli/report.js';
+import { replayOf } from './support.js';
 
 describe('formatStopLine', () => {
   it('writes id, 1-based step out of the run, code and detail', () => {
@@ -55,5 +55,12 @@ describe('formatSummary', () => {
       'ambiguous runs (other unresolved): 2, fault stops: 1 (50.0%)',
       '',
     ]);
+  });
+});
+
+describe('formatInputError', () => {
+  it('writes file:line: message, or file: message without a line', () => {
+    expect(formatInputError({ file: 'a.jsonl', line: 3, message: 'bad' })).toBe('a.jsonl:3: bad');
+    expect(formatInputError({ file: 'a.json', line: null, message: 'bad' })).toBe('a.json: bad');
   });
 });

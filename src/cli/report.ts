@@ -1,5 +1,14 @@
-import type { ReplayStop, RunReplay } from './replay-run.js';
-import type { ReplaySummary } from './summarize.js';
+import type { InputError } from './read-runs.js';
+import type { ReplayStop, ReplaySummary, RunReplay } from './replay.js';
+
+/**
+ * The `file:line: message` form editors and terminals recognise.
+ * @param error - the problem
+ */
+export function formatInputError(error: InputError): string {
+  const where = error.line === null ? error.file : `${error.file}:${String(error.line)}`;
+  return `${where}: ${error.message}`;
+}
 
 /** Digits grouped by thousands, without depending on the locale. */
 function count(value: number): string {
@@ -47,4 +56,19 @@ export function formatSummary(summary: ReplaySummary, badInputs: number): string
   }
   if (badInputs > 0) lines.push(`bad input: ${count(badInputs)} (reported on stderr)`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The `--json` report: every run, the summary, and every input problem. */
+export interface JsonReport {
+  readonly runs: readonly RunReplay[];
+  readonly summary: ReplaySummary;
+  readonly errors: readonly InputError[];
+}
+
+/**
+ * The `--json` report as text, one JSON document.
+ * @param report - runs, summary and errors
+ */
+export function formatJson(report: JsonReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
 }

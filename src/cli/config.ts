@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createGuard, type GuardOptions } from '../index.js';
-import { errorMessage } from './error-message.js';
+import { errorMessage } from './io.js';
 
 /** Guard options read from a file, or why they could not be. */
 export type LoadedConfig = { readonly options: GuardOptions; readonly error?: never } | { readonly error: string; readonly options?: never };
