@@ -1,6 +1,3 @@
-import { parseArgs } from 'node:util';
-import { errorMessage } from './io.js';
-
 /** The command's help text. */
 export const USAGE = `Usage: agent-loopguard replay [--config guard.json] [--json] FILE...
 
@@ -23,31 +20,84 @@ export type CliRequest =
   | { readonly kind: 'replay'; readonly config: string | undefined; readonly json: boolean; readonly files: readonly string[] }
   | { readonly kind: 'usage-error'; readonly message: string };
 
+/** The options as read so far. */
+interface Options {
+  config?: string;
+  json?: boolean;
+  help?: boolean;
+}
+
+const FLAGS: Readonly<Record<string, 'json' | 'help'>> = { '--json': 'json', '--help': 'help', '-h': 'help' };
+
+/** Options that take a value: where the value goes, the long name messages use, and what the value is called. */
+const VALUED: Readonly<Record<string, readonly ['config', string, string]>> = {
+  '--config': ['config', '--config', 'FILE'],
+  '-c': ['config', '--config', 'FILE'],
+};
+
+/** `--name=value` and `-nvalue` carry their value; `--name value` and `-n value` leave it to the next argument. */
+function splitOption(argument: string): { readonly name: string; readonly attached: string | undefined } {
+  if (argument.startsWith('--')) {
+    const equals = argument.indexOf('=');
+    return equals === -1 ? { name: argument, attached: undefined } : { name: argument.slice(0, equals), attached: argument.slice(equals + 1) };
+  }
+  return { name: argument.slice(0, 2), attached: argument.length > 2 ? argument.slice(2) : undefined };
+}
+
 /**
- * Reads the command line (without the node and script paths).
+ * Reads the option at `argv[index]` into `options`.
+ * @returns how many arguments it took (1 or 2), or the usage error
+ */
+function readOption(argv: readonly string[], index: number, options: Options): number | string {
+  const { name, attached } = splitOption(argv[index] ?? '');
+  const flag = FLAGS[name];
+  if (flag !== undefined) {
+    if (attached !== undefined) return `option "${name}" takes no value`;
+    options[flag] = true;
+    return 1;
+  }
+  const valued = VALUED[name];
+  if (valued === undefined) return `unknown option "${name}"`;
+  const [key, long, valueName] = valued;
+  const value = attached ?? argv[index + 1];
+  if (value === undefined || value === '') return `option "${long}" needs a ${valueName}`;
+  // A forgotten value would otherwise swallow the next option: `--config --json`.
+  if (attached === undefined && value.startsWith('-') && value !== '-') {
+    return `option "${long}" needs a ${valueName}; for one that starts with "-", write ${long}=${valueName}`;
+  }
+  options[key] = value;
+  return attached === undefined ? 2 : 1;
+}
+
+/**
+ * Reads the command line (without the node and script paths). A small parser of its own rather than `util.parseArgs`,
+ * which Node gained only in 18.3 while the package supports 18.0: options may come anywhere, `--` ends them, and
+ * a later option overrides an earlier one.
  * @param argv - the arguments, e.g. `['replay', '--json', 'runs.jsonl']`
  */
 export function parseArguments(argv: readonly string[]): CliRequest {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        config: { type: 'string', short: 'c' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    return { kind: 'usage-error', message: errorMessage(error) };
+  const options: Options = {};
+  const positionals: string[] = [];
+  for (let index = 0; index < argv.length; ) {
+    const argument = argv[index] ?? '';
+    if (argument === '--') {
+      positionals.push(...argv.slice(index + 1));
+      break;
+    }
+    if (!argument.startsWith('-') || argument === '-') {
+      positionals.push(argument);
+      index++;
+      continue;
+    }
+    const taken = readOption(argv, index, options);
+    if (typeof taken === 'string') return { kind: 'usage-error', message: taken };
+    index += taken;
   }
-  const { values, positionals } = parsed;
-  if (values.help === true) return { kind: 'help' };
+
+  if (options.help === true) return { kind: 'help' };
   const [command, ...files] = positionals;
   if (command === undefined) return { kind: 'usage-error', message: 'missing command: expected "replay"' };
   if (command !== 'replay') return { kind: 'usage-error', message: `unknown command "${command}": expected "replay"` };
   if (files.length === 0) return { kind: 'usage-error', message: 'replay needs at least one FILE' };
-  return { kind: 'replay', config: values.config, json: values.json === true, files };
+  return { kind: 'replay', config: options.config, json: options.json === true, files };
 }

@@ -248,8 +248,8 @@ describe('agent-loopguard replay, bad input', () => {
 
 describe('agent-loopguard usage', () => {
   it.each([
-    [['replay', '--jsn', RUNS], "Unknown option '--jsn'"],
-    [['replay', '--config'], "Option '-c, --config <value>' argument missing"],
+    [['replay', '--jsn', RUNS], 'unknown option "--jsn"'],
+    [['replay', '--config'], 'option "--config" needs a FILE'],
     [[], 'missing command: expected "replay"'],
     [['replay'], 'replay needs at least one FILE'],
     [['check', RUNS], 'unknown command "check": expected "replay"'],
