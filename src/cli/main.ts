@@ -45,6 +45,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   let stopLines = 0;
   for (const file of request.files) {
     for await (const item of readRuns(file)) {
+      await io.drained?.();
       if (item.error !== undefined) {
         errors.push(item.error);
         io.stderr(`${formatInputError(item.error)}\n`);
