@@ -1,11 +1,31 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { createGunzip, gunzip } from 'node:zlib';
+import { pipeline, type Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import type { GuardStep } from '../index.js';
 import { errorMessage } from './io.js';
+
+/**
+ * Most bytes one JSON-lines line may hold (64 MiB), past which it is reported and skipped. Real runs are far smaller
+ * (the largest in the project's trace set is 230 KB); the cap bounds memory, since parsing and replaying a line can
+ * take about 20 to 35 bytes of memory per byte of a hostile one (a line of `{}` steps).
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Most bytes a `.json` document may hold (64 MiB), decompressed, past which the file is reported and skipped. Not
+ * larger than a line: a document is parsed whole, with the same cost per byte. Bigger sets of runs belong in JSON
+ * lines, which are read a line at a time.
+ */
+export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/** How much of the input one line or one document may be. Tests pass small ones. */
+export interface ReadLimits {
+  readonly maxLineBytes: number;
+  readonly maxDocumentBytes: number;
+}
+
+/** The limits the command uses. */
+export const DEFAULT_READ_LIMITS: ReadLimits = Object.freeze({ maxLineBytes: MAX_LINE_BYTES, maxDocumentBytes: MAX_DOCUMENT_BYTES });
 
 /** How a recorded run ended, as far as its source knows. */
 export interface RunOutcome {
@@ -98,49 +118,108 @@ function runOrError(value: unknown, place: RunPlace, prefix = ''): RunOrError {
 }
 
 /**
- * Streams a JSON-lines file (gzip-compressed when `gzip` is set), one run a line, so big files never sit in memory.
- * Blank lines are skipped. A bad line yields an error naming it and reading goes on; a file that cannot be read (or
- * a corrupt gzip stream) yields one error and ends the file.
+ * The bytes of a file, gunzipped when `gzip` is set, a chunk at a time. Errors of either stream (a missing file, a
+ * corrupt gzip stream) end the iteration with that error; stopping early closes both.
  */
-async function* readJsonLines(file: string, gzip: boolean): AsyncGenerator<RunOrError> {
+function fileChunks(file: string, gzip: boolean): AsyncIterable<Buffer> {
   const raw = createReadStream(file);
-  const input: Readable = gzip ? raw.pipe(createGunzip()) : raw;
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  // pipe() does not pass the file stream's errors (a missing file) on to the gunzip stream readline reads, so the
-  // lines would never end: catch errors of both streams here and close the lines.
-  let failure: unknown;
-  const fail = (error: unknown): void => {
-    failure ??= error;
-    lines.close();
-  };
-  raw.on('error', fail);
-  input.on('error', fail);
+  if (!gzip) return raw;
+  const gunzip = createGunzip();
+  // pipeline, unlike pipe, passes the file stream's errors on to the gunzip stream read here. Both arrive there.
+  pipeline(raw, gunzip, () => undefined);
+  return gunzip as Readable & AsyncIterable<Buffer>;
+}
 
-  let lineNumber = 0;
+/**
+ * Splits a byte stream into lines at each `\n`, holding at most `maxLineBytes` of one line: a longer line yields
+ * `null` (its bytes dropped as they come) and the next line is read as usual. A line keeps a `\r` before its
+ * `\n`; the caller trims it with the other white space.
+ */
+export async function* splitLines(chunks: AsyncIterable<Uint8Array>, maxLineBytes: number): AsyncGenerator<Uint8Array | null> {
+  let pieces: Uint8Array[] = [];
+  let length = 0;
+  let tooLong = false;
+  const line = (): Uint8Array | null => (tooLong ? null : Buffer.concat(pieces, length));
+  for await (const chunk of chunks) {
+    for (let start = 0; start <= chunk.length; ) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline === -1 ? chunk.length : newline;
+      length += end - start;
+      if (length > maxLineBytes) {
+        tooLong = true;
+        pieces = [];
+      } else if (end > start) pieces.push(chunk.subarray(start, end));
+      if (newline === -1) break;
+      yield line();
+      pieces = [];
+      length = 0;
+      tooLong = false;
+      start = newline + 1;
+    }
+  }
+  if (length > 0) yield line();
+}
+
+// `fatal`: bytes that are not UTF-8 are an error to report, not text to replace with U+FFFD in silence.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Text of UTF-8 bytes without a leading byte-order mark, or `undefined` when they are not UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
   try {
-    for await (const text of lines) {
-      lineNumber++;
-      const trimmed = lineNumber === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
-      if (trimmed === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(trimmed);
-      } catch (error) {
-        yield { error: { file, line: lineNumber, message: `not valid JSON: ${errorMessage(error)}` } };
-        continue;
-      }
-      yield runOrError(value, { file, line: lineNumber, fallbackId: `${file}:${String(lineNumber)}` });
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** One line's run, the problem with it, or `undefined` for a blank line. */
+function lineItem(bytes: Uint8Array | null, file: string, line: number, limits: ReadLimits): RunOrError | undefined {
+  if (bytes === null) return { error: { file, line, message: `line longer than ${String(limits.maxLineBytes)} bytes` } };
+  const text = decodeUtf8(bytes)?.trim();
+  if (text === undefined) return { error: { file, line, message: 'not valid UTF-8' } };
+  if (text === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { error: { file, line, message: `not valid JSON: ${errorMessage(error)}` } };
+  }
+  return runOrError(value, { file, line, fallbackId: `${file}:${String(line)}` });
+}
+
+/**
+ * Streams a JSON-lines file (gzip-compressed when `gzip` is set), one run a line, so its size does not matter: only
+ * one line at a time is in memory, at most `limits.maxLineBytes`. Blank lines are skipped. A bad line (too long, not
+ * UTF-8, not JSON, not a run) yields an error naming it and reading goes on; a file that cannot be read (or a corrupt
+ * gzip stream) yields one error and ends the file.
+ */
+async function* readJsonLines(file: string, gzip: boolean, limits: ReadLimits): AsyncGenerator<RunOrError> {
+  let line = 0;
+  try {
+    for await (const bytes of splitLines(fileChunks(file, gzip), limits.maxLineBytes)) {
+      line++;
+      const item = lineItem(bytes, file, line, limits);
+      if (item !== undefined) yield item;
     }
   } catch (error) {
-    failure ??= error;
-  } finally {
-    lines.close();
-    raw.destroy();
+    yield { error: { file, line: line === 0 ? null : line + 1, message: `cannot read: ${errorMessage(error)}` } };
   }
-  if (failure !== undefined) {
-    const line = lineNumber === 0 ? null : lineNumber + 1;
-    yield { error: { file, line, message: `cannot read: ${errorMessage(failure)}` } };
+}
+
+/**
+ * The bytes of a file (gunzipped when `gzip` is set), or `null` when there are more than `maxBytes` of them: reading
+ * stops there, so neither a huge file nor a gzip bomb is ever held whole.
+ * @throws the read or decompression error
+ */
+export async function readCapped(file: string, gzip: boolean, maxBytes: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of fileChunks(file, gzip)) {
+    length += chunk.length;
+    if (length > maxBytes) return null;
+    chunks.push(chunk);
   }
+  return Buffer.concat(chunks, length);
 }
 
 /** Line (1-based) of a character offset, for JSON.parse messages that give a position. */
@@ -158,23 +237,26 @@ function holdsRuns(value: readonly unknown[]): boolean {
   return first !== null && typeof first === 'object' && Array.isArray((first as { steps?: unknown }).steps);
 }
 
-const gunzipAsync = promisify(gunzip);
-
 /**
- * Reads a `.json` document: an array of steps (one run), an array of runs, or a single run object.
- * An array whose first element has a `steps` array is taken as runs. A run in an array that is not valid yields an
- * error naming it (1-based) and the others still replay.
+ * Reads a `.json` document of at most `limits.maxDocumentBytes` (decompressed): an array of steps (one run), an array
+ * of runs, or a single run object. An array whose first element has a `steps` array is taken as runs. A run in an
+ * array that is not valid yields an error naming it (1-based) and the others still replay.
  */
-async function* readJsonDocument(file: string, gzip: boolean): AsyncGenerator<RunOrError> {
-  let text: string;
-  let value: unknown;
+async function* readJsonDocument(file: string, gzip: boolean, limits: ReadLimits): AsyncGenerator<RunOrError> {
+  let bytes: Buffer | null;
   try {
-    const bytes = await readFile(file);
-    text = (gzip ? await gunzipAsync(bytes) : bytes).toString('utf8').replace(/^\uFEFF/, '');
+    bytes = await readCapped(file, gzip, limits.maxDocumentBytes);
   } catch (error) {
     yield { error: { file, line: null, message: `cannot read: ${errorMessage(error)}` } };
     return;
   }
+  const text = bytes === null ? undefined : decodeUtf8(bytes);
+  if (text === undefined) {
+    const message = bytes === null ? `document larger than ${String(limits.maxDocumentBytes)} bytes` : 'not valid UTF-8';
+    yield { error: { file, line: null, message } };
+    return;
+  }
+  let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
@@ -202,10 +284,11 @@ async function* readJsonDocument(file: string, gzip: boolean): AsyncGenerator<Ru
  * Reads the runs of one file, choosing the format by its name: a trailing `.gz` means gzip; then `.json` is one JSON
  * document and anything else (`.jsonl`, `.ndjson`, ...) is JSON lines, one run a line.
  * @param file - path of the file
+ * @param limits - how long a line and how large a document may be
  */
-export function readRuns(file: string): AsyncGenerator<RunOrError> {
+export function readRuns(file: string, limits: ReadLimits = DEFAULT_READ_LIMITS): AsyncGenerator<RunOrError> {
   const lower = file.toLowerCase();
   const gzip = lower.endsWith('.gz');
   const name = gzip ? lower.slice(0, -'.gz'.length) : lower;
-  return name.endsWith('.json') ? readJsonDocument(file, gzip) : readJsonLines(file, gzip);
+  return name.endsWith('.json') ? readJsonDocument(file, gzip, limits) : readJsonLines(file, gzip, limits);
 }

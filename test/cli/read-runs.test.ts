@@ -1,20 +1,31 @@
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readRuns, toRecordedRun, type RunOrError } from '../../src/cli/read-runs.js';
+import {
+  DEFAULT_READ_LIMITS,
+  decodeUtf8,
+  MAX_DOCUMENT_BYTES,
+  MAX_LINE_BYTES,
+  readCapped,
+  readRuns,
+  splitLines,
+  toRecordedRun,
+  type ReadLimits,
+  type RunOrError,
+} from '../../src/cli/read-runs.js';
 import { useTempDir } from './support.js';
 
 const at = useTempDir('loopguard-read-');
 
-async function read(file: string): Promise<RunOrError[]> {
+async function read(file: string, limits?: ReadLimits): Promise<RunOrError[]> {
   const items: RunOrError[] = [];
-  for await (const item of readRuns(file)) items.push(item);
+  for await (const item of readRuns(file, limits)) items.push(item);
   return items;
 }
 
 /** Each item as [id, line] for a run, or [line, message] for an error. */
-async function outline(file: string): Promise<(string | number | null)[][]> {
-  return (await read(file)).map((item) =>
+async function outline(file: string, limits?: ReadLimits): Promise<(string | number | null)[][]> {
+  return (await read(file, limits)).map((item) =>
     item.run === undefined ? ['error', item.error.line, item.error.message] : [item.run.id, item.run.line],
   );
 }
@@ -162,6 +173,101 @@ describe('readRuns on .json documents', () => {
 });
 
 const place = { file: 'runs.jsonl', line: 7, fallbackId: 'runs.jsonl:7' };
+
+/** Small caps, so the tests need no 64 MiB files. */
+const SMALL: ReadLimits = { maxLineBytes: 1024, maxDocumentBytes: 2048 };
+const INVALID_UTF8 = Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]); // {"id":"\xff"}
+
+describe('the read limits', () => {
+  it('default to 64 MiB a line and 64 MiB a document, as documented', () => {
+    expect(MAX_LINE_BYTES).toBe(67_108_864);
+    expect(MAX_DOCUMENT_BYTES).toBe(67_108_864);
+    expect(DEFAULT_READ_LIMITS).toEqual({ maxLineBytes: MAX_LINE_BYTES, maxDocumentBytes: MAX_DOCUMENT_BYTES });
+  });
+
+  it('report a line longer than the cap by number, skip it, and read the lines after it', async () => {
+    const long = JSON.stringify({ id: 'long', steps: [{ text: 'x'.repeat(1100) }] });
+    const atCap = JSON.stringify({ id: 'at-cap', steps: [{ text: 'y'.repeat(1024 - 40) }] }).padEnd(1024, ' ');
+    expect(Buffer.byteLength(atCap)).toBe(1024);
+    writeFileSync(at('long.jsonl'), [line('one'), long, atCap, `${atCap} `, line('five')].join('\n'));
+    expect(await outline(at('long.jsonl'), SMALL)).toEqual([
+      ['one', 1],
+      ['error', 2, 'line longer than 1024 bytes'],
+      ['at-cap', 3],
+      ['error', 4, 'line longer than 1024 bytes'],
+      ['five', 5],
+    ]);
+  });
+
+  it('report a last line longer than the cap that has no newline after it', async () => {
+    writeFileSync(at('long-end.jsonl.gz'), gzipSync(`${line('one')}\n${'z'.repeat(5000)}`));
+    expect(await outline(at('long-end.jsonl.gz'), SMALL)).toEqual([
+      ['one', 1],
+      ['error', 2, 'line longer than 1024 bytes'],
+    ]);
+  });
+
+  it('report a line that is not UTF-8 instead of replacing its bytes, and go on', async () => {
+    writeFileSync(at('latin1.jsonl'), Buffer.concat([Buffer.from(`${line('one')}\n`), INVALID_UTF8, Buffer.from(`\n${line('three')}\n`)]));
+    expect(await outline(at('latin1.jsonl'))).toEqual([
+      ['one', 1],
+      ['error', 2, 'not valid UTF-8'],
+      ['three', 3],
+    ]);
+  });
+
+  it('report a document larger than the cap, plain or gzip-compressed (a small gzip bomb), as that file\'s error', async () => {
+    const steps = Array.from({ length: 200 }, () => ({ text: 'same' }));
+    writeFileSync(at('big.json'), JSON.stringify(steps));
+    const bomb = gzipSync(Buffer.alloc(10 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(20_000);
+    writeFileSync(at('bomb.json.gz'), bomb);
+    expect(await outline(at('big.json'), SMALL)).toEqual([['error', null, 'document larger than 2048 bytes']]);
+    expect(await outline(at('bomb.json.gz'), SMALL)).toEqual([['error', null, 'document larger than 2048 bytes']]);
+    expect(await outline(at('big.json'))).toEqual([[at('big.json'), null]]);
+  });
+
+  it('report a document that is not UTF-8', async () => {
+    writeFileSync(at('latin1.json'), INVALID_UTF8);
+    expect(await outline(at('latin1.json'))).toEqual([['error', null, 'not valid UTF-8']]);
+  });
+});
+
+describe('splitLines', () => {
+  async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
+    for (const part of parts) yield Buffer.from(part);
+    await Promise.resolve();
+  }
+  async function lines(limit: number, ...parts: string[]): Promise<(string | null)[]> {
+    const found: (string | null)[] = [];
+    for await (const bytes of splitLines(chunks(...parts), limit)) found.push(bytes === null ? null : Buffer.from(bytes).toString());
+    return found;
+  }
+
+  it('joins lines split across chunks and splits chunks holding several lines', async () => {
+    expect(await lines(100, 'ab', 'c\nde', '', 'f\n\ng', 'h')).toEqual(['abc', 'def', '', 'gh']);
+    expect(await lines(100, 'a\r\n', '\n')).toEqual(['a\r', '']);
+    expect(await lines(100)).toEqual([]);
+  });
+
+  it('counts a line against the cap across chunks, and starts afresh after it', async () => {
+    expect(await lines(3, 'ab', 'c\n', 'ab', 'cd', 'e\nxyz')).toEqual(['abc', null, 'xyz']);
+    expect(await lines(3, 'abcd')).toEqual([null]);
+  });
+});
+
+describe('readCapped and decodeUtf8', () => {
+  it('give the bytes up to the cap, and null past it', async () => {
+    writeFileSync(at('four.txt'), 'abcd');
+    expect(String(await readCapped(at('four.txt'), false, 4))).toBe('abcd');
+    expect(await readCapped(at('four.txt'), false, 3)).toBeNull();
+  });
+
+  it('decode UTF-8 without its byte-order mark, and refuse anything else', () => {
+    expect(decodeUtf8(Buffer.from('\uFEFFé'))).toBe('é');
+    expect(decodeUtf8(INVALID_UTF8)).toBeUndefined();
+  });
+});
 
 describe('toRecordedRun', () => {
   it('keeps id, outcome and steps, and records where the run was read', () => {
