@@ -159,57 +159,84 @@ export interface ReplaySummary {
   readonly ambiguous: { readonly runs: number; readonly faultStops: number };
 }
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  values.sort((a, b) => a - b);
-  // One middle value for odd counts, the two around the middle for even counts.
-  const middle = values.slice((values.length - 1) >> 1, (values.length >> 1) + 1);
-  return middle.reduce((sum, value) => sum + value, 0) / middle.length;
+/** Adds up replayed runs one by one; what it keeps does not grow with their number. */
+export interface ReplayTally {
+  /** Counts one replayed run. */
+  add(replay: RunReplay): void;
+  /** The totals so far. */
+  summary(): ReplaySummary;
 }
 
 /**
- * Sums up replayed runs: stops by code, the median stop step, false stops on healthy runs, catches on stuck runs and
- * the steps, tokens and cost those catches saved.
- * @param replays - the replayed runs
+ * The median of values given as counts per value: the middle one for an odd total, the mean of the two around the
+ * middle for an even one.
  */
-export function summarize(replays: readonly RunReplay[]): ReplaySummary {
+function medianOfCounts(counts: ReadonlyMap<number, number>, total: number): number | null {
+  if (total === 0) return null;
+  let seen = 0;
+  const upTo = [...counts].sort(([a], [b]) => a - b).map(([value, count]) => ({ value, seen: (seen += count) }));
+  const atRank = (rank: number): number => upTo.find((entry) => entry.seen > rank)?.value ?? 0;
+  return (atRank(Math.floor((total - 1) / 2)) + atRank(Math.floor(total / 2))) / 2;
+}
+
+/**
+ * A tally of replayed runs: stops by code, the median stop step, false stops on healthy runs, catches on stuck runs
+ * and the steps, tokens and cost those catches saved. The median is taken from a count per stop step, so memory is
+ * bounded by the longest run, not by the number of runs.
+ */
+export function createTally(): ReplayTally {
   const stopsByCode: Record<string, number> = {};
-  const stopSteps: number[] = [];
+  const stopSteps = new Map<number, number>();
   const healthy = { runs: 0, falseStops: 0 };
   const stuck = { runs: 0, catches: 0, saved: emptyUsage() };
   const ambiguous = { runs: 0, faultStops: 0 };
+  let runs = 0;
+  let stopped = 0;
   let faultStops = 0;
 
-  for (const replay of replays) {
-    const { stop } = replay;
-    if (stop !== null) {
-      stopsByCode[stop.code] = (stopsByCode[stop.code] ?? 0) + 1;
-      stopSteps.push(stop.index + 1);
-      if (stop.fault) faultStops++;
-    }
-    if (replay.label === 'healthy') {
-      healthy.runs++;
-      if (replay.falseStop) healthy.falseStops++;
-    } else if (replay.label === 'stuck') {
-      stuck.runs++;
-      if (replay.caught) {
-        stuck.catches++;
-        addTotals(stuck.saved, replay.afterStop);
-      }
-    } else if (replay.label === 'ambiguous') {
-      ambiguous.runs++;
-      if (stop?.fault === true) ambiguous.faultStops++;
-    }
-  }
-
   return {
-    runs: replays.length,
-    stopped: stopSteps.length,
-    faultStops,
-    stopsByCode,
-    medianStopStep: median(stopSteps),
-    healthy,
-    stuck,
-    ambiguous,
+    add(replay) {
+      runs++;
+      const { stop } = replay;
+      if (stop !== null) {
+        stopped++;
+        stopsByCode[stop.code] = (stopsByCode[stop.code] ?? 0) + 1;
+        stopSteps.set(stop.index + 1, (stopSteps.get(stop.index + 1) ?? 0) + 1);
+        if (stop.fault) faultStops++;
+      }
+      if (replay.label === 'healthy') {
+        healthy.runs++;
+        if (replay.falseStop) healthy.falseStops++;
+      } else if (replay.label === 'stuck') {
+        stuck.runs++;
+        if (replay.caught) {
+          stuck.catches++;
+          addTotals(stuck.saved, replay.afterStop);
+        }
+      } else if (replay.label === 'ambiguous') {
+        ambiguous.runs++;
+        if (stop?.fault === true) ambiguous.faultStops++;
+      }
+    },
+    summary: () => ({
+      runs,
+      stopped,
+      faultStops,
+      stopsByCode: { ...stopsByCode },
+      medianStopStep: medianOfCounts(stopSteps, stopped),
+      healthy: { ...healthy },
+      stuck: { runs: stuck.runs, catches: stuck.catches, saved: { ...stuck.saved } },
+      ambiguous: { ...ambiguous },
+    }),
   };
+}
+
+/**
+ * Sums up replayed runs at once (see {@link createTally}).
+ * @param replays - the replayed runs
+ */
+export function summarize(replays: Iterable<RunReplay>): ReplaySummary {
+  const tally = createTally();
+  for (const replay of replays) tally.add(replay);
+  return tally.summary();
 }

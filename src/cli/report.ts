@@ -1,5 +1,12 @@
+import type { CliIo } from './io.js';
 import type { InputError } from './read-runs.js';
 import type { ReplayStop, ReplaySummary, RunReplay } from './replay.js';
+
+/**
+ * Input errors the `--json` report lists (1,000); `errorsNotListed` counts the others. Each is on stderr as well,
+ * so none is lost, and the report's memory does not grow with the number of bad lines.
+ */
+export const MAX_LISTED_ERRORS = 1000;
 
 /**
  * The `file:line: message` form editors and terminals recognise.
@@ -58,17 +65,69 @@ export function formatSummary(summary: ReplaySummary, badInputs: number): string
   return `${lines.join('\n')}\n`;
 }
 
-/** The `--json` report: every run, the summary, and every input problem. */
-export interface JsonReport {
-  readonly runs: readonly RunReplay[];
-  readonly summary: ReplaySummary;
-  readonly errors: readonly InputError[];
+/** A report written as the runs are replayed, so nothing but its totals is kept. */
+export interface ReportWriter {
+  /** Reports one replayed run. */
+  run(replay: RunReplay): void;
+  /** Notes an input problem (the caller has written it to stderr). */
+  error(error: InputError): void;
+  /** Writes the end of the report. */
+  end(summary: ReplaySummary): void;
 }
 
 /**
- * The `--json` report as text, one JSON document.
- * @param report - runs, summary and errors
+ * The text report: a line per stopped run as it is replayed, then a blank line and the summary.
+ * @param io - where it goes
  */
-export function formatJson(report: JsonReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+export function textReport(io: CliIo): ReportWriter {
+  let stopLines = 0;
+  let badInputs = 0;
+  return {
+    run(replay) {
+      if (replay.stop === null) return;
+      io.stdout(formatStopLine(replay, replay.stop));
+      stopLines++;
+    },
+    error() {
+      badInputs++;
+    },
+    end(summary) {
+      io.stdout(`${stopLines > 0 ? '\n' : ''}${formatSummary(summary, badInputs)}`);
+    },
+  };
+}
+
+/** JSON text of a value nested at `indent`: every line after the first indented, as `JSON.stringify` nests it. */
+function nestedJson(value: unknown, indent: string): string {
+  return JSON.stringify(value, null, 2).replaceAll('\n', `\n${indent}`);
+}
+
+/**
+ * The `--json` report, `{"runs": [...], "summary": {...}, "errors": [...]}`, written a run at a time with the layout
+ * of `JSON.stringify(report, null, 2)`, so its memory does not grow with the number of runs. It lists the first
+ * `maxListedErrors` input errors and, only when there were more, counts the rest in a last `errorsNotListed` field.
+ * @param io - where it goes
+ * @param maxListedErrors - errors to list at most
+ */
+export function jsonReport(io: CliIo, maxListedErrors = MAX_LISTED_ERRORS): ReportWriter {
+  const errors: InputError[] = [];
+  let notListed = 0;
+  let runs = 0;
+  io.stdout('{\n  "runs": [');
+  return {
+    run(replay) {
+      io.stdout(`${runs === 0 ? '' : ','}\n    ${nestedJson(replay, '    ')}`);
+      runs++;
+    },
+    error(error) {
+      if (errors.length < maxListedErrors) errors.push(error);
+      else notListed++;
+    },
+    end(summary) {
+      const more = notListed > 0 ? `,\n  "errorsNotListed": ${String(notListed)}` : '';
+      io.stdout(
+        `${runs === 0 ? '' : '\n  '}],\n  "summary": ${nestedJson(summary, '  ')},\n  "errors": ${nestedJson(errors, '  ')}${more}\n}\n`,
+      );
+    },
+  };
 }

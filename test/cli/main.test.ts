@@ -2,15 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { USAGE } from '../../src/cli/arguments.js';
-import { main } from '../../src/cli/main.js';
+import { DEFAULT_LIMITS, main } from '../../src/cli/main.js';
 import { createGuard, isFault, type GuardOptions, type GuardStep } from '../../src/index.js';
 import { captureIo, RUNS, SYNTHETIC, useTempDir } from './support.js';
 
 const at = useTempDir('loopguard-main-');
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(argv: string[], limits = DEFAULT_LIMITS): Promise<{ code: number; stdout: string; stderr: string }> {
   const capture = captureIo();
-  const code = await main(argv, capture.io);
+  const code = await main(argv, capture.io, limits);
   return { code, stdout: capture.stdout(), stderr: capture.stderr() };
 }
 
@@ -243,6 +243,32 @@ describe('agent-loopguard replay, bad input', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`^${at('missing.jsonl')}: cannot read: ENOENT`));
     expect(result.stdout).toContain('runs: 2, stopped: 1');
+  });
+});
+
+describe('agent-loopguard replay, limits', () => {
+  it('uses the documented caps by default', () => {
+    expect(DEFAULT_LIMITS).toEqual({ maxLineBytes: 64 * 1024 * 1024, maxDocumentBytes: 64 * 1024 * 1024, maxListedErrors: 1000 });
+  });
+
+  it('reports a line or document past its cap, lists errors up to the cap on stdout, and every one on stderr', async () => {
+    const long = JSON.stringify({ id: 'long', steps: [{ text: 'x'.repeat(5000) }] });
+    writeFileSync(at('capped.jsonl'), ['nope', long, 'nope', readFileSync(SYNTHETIC, 'utf8')].join('\n'));
+    writeFileSync(at('capped.json.gz'), gzipSync(JSON.stringify([{ text: 'y'.repeat(400) }])));
+    const limits = { maxLineBytes: 4096, maxDocumentBytes: 256, maxListedErrors: 2 };
+    const result = await run(['replay', '--json', at('capped.jsonl'), at('capped.json.gz')], limits);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n').map((line) => line.replace(/^.*?(:\d+)?: (not valid JSON).*$/, '$1 $2').replace(/^.*?(:\d+)?: /, '$1 '))).toEqual([
+      ':1 not valid JSON',
+      ':2 line longer than 4096 bytes',
+      ':3 not valid JSON',
+      ' document larger than 256 bytes',
+      '',
+    ]);
+    const report = JSON.parse(result.stdout) as { runs: JsonRun[]; errors: { line: number | null }[]; errorsNotListed: number };
+    expect(report.runs.map((r) => r.id)).toEqual(['synthetic/stuck-repeat', 'synthetic/stuck-varied']);
+    expect(report.errors.map((e) => e.line)).toEqual([1, 2]);
+    expect(report.errorsNotListed).toBe(2);
   });
 });
 

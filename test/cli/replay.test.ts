@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedRun } from '../../src/cli/read-runs.js';
-import { addTotals, addUsage, emptyUsage, labelRun, replayRun, summarize } from '../../src/cli/replay.js';
+import { addTotals, addUsage, createTally, emptyUsage, labelRun, replayRun, summarize } from '../../src/cli/replay.js';
 import type { GuardStep } from '../../src/index.js';
 import { replayOf } from './support.js';
 
@@ -186,5 +186,29 @@ describe('summarize', () => {
     expect(summary.stuck).toEqual({ runs: 4, catches: 2, saved: saved(6) });
     expect(summary.ambiguous).toEqual({ runs: 3, faultStops: 1 });
     expect(summary.faultStops).toBe(5);
+  });
+});
+
+describe('createTally', () => {
+  it('takes the median from counts per stop step, however many runs stopped there', () => {
+    const tally = createTally();
+    for (let i = 0; i < 1000; i++) tally.add(replayOf(null, { index: 4 }));
+    for (let i = 0; i < 999; i++) tally.add(replayOf(null, { index: 0 }));
+    expect(tally.summary().medianStopStep).toBe(5);
+    tally.add(replayOf(null, { index: 0 }));
+    expect(tally.summary().medianStopStep).toBe(3);
+    tally.add(replayOf(null, null));
+    expect(tally.summary()).toMatchObject({ runs: 2001, stopped: 2000, medianStopStep: 3 });
+  });
+
+  it('gives a summary that later runs do not change', () => {
+    const tally = createTally();
+    tally.add(replayOf('stuck', {}, { caught: true, afterStop: saved(1) }));
+    const first = tally.summary();
+    tally.add(replayOf('stuck', { code: 'OTHER' }, { caught: true, afterStop: saved(1) }));
+    tally.add(replayOf('healthy', null));
+    tally.add(replayOf('ambiguous', null));
+    expect(first).toEqual(summarize([replayOf('stuck', {}, { caught: true, afterStop: saved(1) })]));
+    expect(tally.summary()).toMatchObject({ runs: 4, stopsByCode: { MAX_STEPS: 1, OTHER: 1 }, stuck: { catches: 2, saved: saved(2) } });
   });
 });

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../src/cli/replay.js';
-import { formatInputError, formatStopLine, formatSummary } from '../../src/cli/report.js';
-import { replayOf } from './support.js';
+import type { InputError } from '../../src/cli/read-runs.js';
+import { summarize, type RunReplay } from '../../src/cli/replay.js';
+import {
+  formatInputError,
+  formatStopLine,
+  formatSummary,
+  jsonReport,
+  MAX_LISTED_ERRORS,
+  textReport,
+  type ReportWriter,
+} from '../../src/cli/report.js';
+import { captureIo, replayOf } from './support.js';
 
 describe('formatStopLine', () => {
   it('writes id, 1-based step out of the run, code and detail', () => {
@@ -62,5 +71,84 @@ describe('formatInputError', () => {
   it('writes file:line: message, or file: message without a line', () => {
     expect(formatInputError({ file: 'a.jsonl', line: 3, message: 'bad' })).toBe('a.jsonl:3: bad');
     expect(formatInputError({ file: 'a.json', line: null, message: 'bad' })).toBe('a.json: bad');
+  });
+});
+
+/** Feeds runs and errors to a report writer, in the given order, and ends it with their summary. */
+function write(report: ReportWriter, items: readonly (RunReplay | InputError)[]): void {
+  const replays: RunReplay[] = [];
+  for (const item of items) {
+    if ('message' in item) report.error(item);
+    else {
+      replays.push(item);
+      report.run(item);
+    }
+  }
+  report.end(summarize(replays));
+}
+
+const badLine = (line: number): InputError => ({ file: 'bad.jsonl', line, message: 'not valid JSON: x' });
+
+describe('textReport', () => {
+  it('prints a line per stopped run as it comes, then a blank line, the summary and the count of bad inputs', () => {
+    const capture = captureIo();
+    const report = textReport(capture.io);
+    report.run(replayOf(null, { detail: 'first' }, { id: 'a' }));
+    expect(capture.stdout()).toBe('a  step 1/10  MAX_STEPS  first\n');
+    report.run(replayOf(null, null, { id: 'quiet' }));
+    report.error(badLine(2));
+    report.end(summarize([replayOf(null, {}), replayOf(null, null)]));
+    expect(capture.stdout()).toBe(
+      'a  step 1/10  MAX_STEPS  first\n\nruns: 2, stopped: 1, fault stops: 1\nstops by code: MAX_STEPS 1\nmedian stop step: 1\n' +
+        'bad input: 1 (reported on stderr)\n',
+    );
+    expect(capture.stderr()).toBe('');
+  });
+
+  it('prints the summary alone when no run stopped', () => {
+    const capture = captureIo();
+    write(textReport(capture.io), [replayOf(null, null)]);
+    expect(capture.stdout()).toBe('runs: 1, stopped: 0, fault stops: 0\nstops by code: none\nmedian stop step: -\n');
+  });
+});
+
+describe('jsonReport', () => {
+  const stopped = replayOf('stuck', { index: 2, detail: 'quote " and newline \n' }, { id: 'a', caught: true });
+  const cases: [string, (RunReplay | InputError)[]][] = [
+    ['no runs and no errors', []],
+    ['one run', [stopped]],
+    ['runs and errors, interleaved', [stopped, badLine(2), replayOf(null, null, { id: 'b', line: 3 }), badLine(4)]],
+    ['errors only', [badLine(1)]],
+  ];
+
+  it.each(cases)('streams %s with the layout of JSON.stringify(report, null, 2)', (_name, items) => {
+    const capture = captureIo();
+    write(jsonReport(capture.io), items);
+    const runs = items.filter((item): item is RunReplay => !('message' in item));
+    const errors = items.filter((item): item is InputError => 'message' in item);
+    const expected = { runs, summary: summarize(runs), errors };
+    expect(capture.stdout()).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+    expect(JSON.parse(capture.stdout())).toEqual(expected);
+  });
+
+  it('writes each run as it is reported, before the end', () => {
+    const capture = captureIo();
+    const report = jsonReport(capture.io);
+    expect(capture.stdout()).toBe('{\n  "runs": [');
+    report.run(stopped);
+    expect(capture.stdout()).toBe(`{\n  "runs": [\n    ${JSON.stringify(stopped, null, 2).replaceAll('\n', '\n    ')}`);
+  });
+
+  it('lists the first errors up to its cap and counts the rest in errorsNotListed', () => {
+    const capture = captureIo();
+    write(jsonReport(capture.io, 2), [badLine(1), badLine(2), badLine(3), badLine(4), badLine(5)]);
+    const report = JSON.parse(capture.stdout()) as { errors: InputError[]; errorsNotListed: number };
+    expect(report.errors).toEqual([badLine(1), badLine(2)]);
+    expect(report.errorsNotListed).toBe(3);
+    expect(capture.stdout().endsWith(`],\n  "errorsNotListed": 3\n}\n`)).toBe(true);
+  });
+
+  it('lists 1,000 errors by default', () => {
+    expect(MAX_LISTED_ERRORS).toBe(1000);
   });
 });
