@@ -1,3 +1,4 @@
+import { printable } from '../guard/printable.js';
 import type { GuardOptions } from '../index.js';
 import { parseArguments, USAGE } from './arguments.js';
 import { loadConfig } from './config.js';
@@ -36,7 +37,7 @@ export async function main(argv: readonly string[], io: CliIo, limits: ReplayLim
     return EXIT_OK;
   }
   if (request.kind === 'usage-error') {
-    io.stderr(`agent-loopguard: ${request.message}\n\n${USAGE}`);
+    io.stderr(`agent-loopguard: ${printable(request.message)}\n\n${USAGE}`);
     return EXIT_USAGE;
   }
 
@@ -44,7 +45,7 @@ export async function main(argv: readonly string[], io: CliIo, limits: ReplayLim
   if (request.config !== undefined) {
     const loaded = await loadConfig(request.config);
     if (loaded.error !== undefined) {
-      io.stderr(`agent-loopguard: ${loaded.error}\n`);
+      io.stderr(`agent-loopguard: ${printable(loaded.error)}\n`);
       return EXIT_USAGE;
     }
     options = loaded.options;

@@ -1,3 +1,4 @@
+import { printable } from '../guard/printable.js';
 import type { CliIo } from './io.js';
 import type { InputError } from './read-runs.js';
 import type { ReplayStop, ReplaySummary, RunReplay } from './replay.js';
@@ -9,12 +10,13 @@ import type { ReplayStop, ReplaySummary, RunReplay } from './replay.js';
 export const MAX_LISTED_ERRORS = 1000;
 
 /**
- * The `file:line: message` form editors and terminals recognise.
+ * The `file:line: message` form editors and terminals recognise, on one line: the file name and the message (which
+ * can quote the input) are escaped with `printable`.
  * @param error - the problem
  */
 export function formatInputError(error: InputError): string {
   const where = error.line === null ? error.file : `${error.file}:${String(error.line)}`;
-  return `${where}: ${error.message}`;
+  return printable(`${where}: ${error.message}`);
 }
 
 /** Digits grouped by thousands, without depending on the locale. */
@@ -28,12 +30,14 @@ function share(part: number, whole: number): string {
 
 /**
  * The line for one replayed run that stopped: id, 1-based step of the stop out of the run's steps, code and detail.
+ * Id, code and detail come from the input, so they are escaped with `printable`: a newline or terminal escape in a
+ * run id or tool name cannot forge report lines.
  * @param replay - the replayed run
  * @param stop - its stop
  */
 export function formatStopLine(replay: RunReplay, stop: ReplayStop): string {
   const { index, code, detail } = stop;
-  return `${replay.id}  step ${String(index + 1)}/${String(replay.steps)}  ${code}  ${detail}\n`;
+  return `${printable(replay.id)}  step ${String(index + 1)}/${String(replay.steps)}  ${printable(code)}  ${printable(detail)}\n`;
 }
 
 /**
@@ -44,7 +48,7 @@ export function formatStopLine(replay: RunReplay, stop: ReplayStop): string {
 export function formatSummary(summary: ReplaySummary, badInputs: number): string {
   const lines = [`runs: ${count(summary.runs)}, stopped: ${count(summary.stopped)}, fault stops: ${count(summary.faultStops)}`];
   const codes = Object.entries(summary.stopsByCode).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-  lines.push(`stops by code: ${codes.length === 0 ? 'none' : codes.map(([code, n]) => `${code} ${count(n)}`).join(', ')}`);
+  lines.push(`stops by code: ${codes.length === 0 ? 'none' : codes.map(([code, n]) => `${printable(code)} ${count(n)}`).join(', ')}`);
   lines.push(`median stop step: ${summary.medianStopStep === null ? '-' : String(summary.medianStopStep)}`);
 
   const { healthy, stuck, ambiguous } = summary;

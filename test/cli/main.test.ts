@@ -57,6 +57,26 @@ describe('agent-loopguard replay, text output', () => {
   });
 });
 
+describe('agent-loopguard replay, hostile text', () => {
+  it('keeps every stop line on one line whatever the run id and tool name hold, and escapes file names on stderr', async () => {
+    const call = { toolCalls: [{ name: 'bash\nevil  step 1/1  FAKE', args: {} }] };
+    writeFileSync(at('hostile.jsonl'), `${JSON.stringify({ id: 'run\n\u001b[31mred', steps: [call, call, call] })}\n`);
+    writeFileSync(at('bad\nname.jsonl'), 'null\n');
+    const result = await run(['replay', at('hostile.jsonl'), at('bad\nname.jsonl')]);
+    expect(result.code).toBe(1);
+    const [stopLine, blank] = result.stdout.split('\n');
+    expect(stopLine).toMatch(/^run\\n\\u001b\[31mred {2}step 3\/3 {2}REPEATED_TOOL_CALL {2}The model called "bash\\nevil {2}step 1\/1 {2}FAKE"/);
+    expect(blank).toBe('');
+    expect(result.stderr).toBe(`${at('bad\\nname.jsonl')}:1: expected a run object with a "steps" array, got null\n`);
+    expect(result.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('escapes the command line it quotes in a usage error', async () => {
+    const result = await run(['replay', '--\u001b[2J', RUNS]);
+    expect(result.stderr.startsWith('agent-loopguard: unknown option "--\\u001b[2J"\n\n')).toBe(true);
+  });
+});
+
 describe('agent-loopguard replay --json', () => {
   it('prints every run with its 0-based stop index, the summary and no errors', async () => {
     const result = await run(['replay', '--json', RUNS, SYNTHETIC]);

@@ -22,6 +22,20 @@ describe('formatStopLine', () => {
   });
 });
 
+describe('escaping in the text report', () => {
+  it('escapes a run id, code and detail, so a newline or terminal escape cannot forge a line', () => {
+    const replay = replayOf(null, { code: 'X\u001b[2K', detail: 'called "a\nrun-2  step 1/1  FAKE"' }, { id: 'run-1\n\u001b[31mred' });
+    const line = formatStopLine(replay, replay.stop ?? { index: -1, reason: 'custom', code: '', fault: true, detail: '' });
+    expect(line).toBe('run-1\\n\\u001b[31mred  step 1/10  X\\u001b[2K  called "a\\nrun-2  step 1/1  FAKE"\n');
+    expect(line.split('\n')).toHaveLength(2);
+  });
+
+  it('escapes codes in the summary and file names and messages of input errors', () => {
+    expect(formatSummary(summarize([replayOf(null, { code: 'A\u202eB' })]), 0)).toContain('stops by code: A\\u202eB 1\n');
+    expect(formatInputError({ file: 'a\nb.jsonl', line: 2, message: 'bad \u001b[0m' })).toBe('a\\nb.jsonl:2: bad \\u001b[0m');
+  });
+});
+
 describe('formatSummary', () => {
   it('orders codes by count, then by name, and groups big numbers by thousands', () => {
     const replays = [
