@@ -207,6 +207,18 @@ describe('agent-loopguard replay --config', () => {
     );
   });
 
+  it('exits 2 on a config that would blow up the guard, a function option, or a file name with a newline, and replays nothing', async () => {
+    writeFileSync(at('huge-period.json'), JSON.stringify({ oscillation: { maxPeriod: 1e9 } }));
+    writeFileSync(at('now.json'), JSON.stringify({ now: 0 }));
+    writeFileSync(at('bad\nname.json'), '[');
+    for (const config of [at('huge-period.json'), at('now.json'), at('bad\nname.json')]) {
+      const result = await run(['replay', '--config', config, RUNS]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')).toHaveLength(2);
+    }
+  });
+
   it('rejects unknown options', async () => {
     writeFileSync(at('unknown.json'), JSON.stringify({ maxStep: 3 }));
     const result = await run(['replay', '--config', at('unknown.json'), RUNS]);
