@@ -59,7 +59,7 @@ export async function main(argv: readonly string[], io: CliIo, limits: ReplayLim
       if (item.error === undefined) {
         const replay = replayRun(item.run, options);
         tally.add(replay);
-        report.run(replay);
+        report.run(replay, item.run);
       } else {
         badInputs++;
         io.stderr(`${formatInputError(item.error)}\n`);

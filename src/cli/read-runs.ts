@@ -239,7 +239,7 @@ function holdsRuns(value: readonly unknown[]): boolean {
 
 /**
  * Reads a `.json` document of at most `limits.maxDocumentBytes` (decompressed): an array of steps (one run), an array
- * of runs, or a single run object. An array whose first element has a `steps` array is taken as runs. A run in an
+ * of runs, a single run object, or nothing (empty or only white space: no runs). An array whose first element has a `steps` array is taken as runs. A run in an
  * array that is not valid yields an error naming it (1-based) and the others still replay.
  */
 async function* readJsonDocument(file: string, gzip: boolean, limits: ReadLimits): AsyncGenerator<RunOrError> {
@@ -256,6 +256,8 @@ async function* readJsonDocument(file: string, gzip: boolean, limits: ReadLimits
     yield { error: { file, line: null, message } };
     return;
   }
+  // An empty file holds no runs, as an empty JSON-lines file does; it is not a JSON error.
+  if (/^[\t\n\r ]*$/.test(text)) return;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -44,6 +44,15 @@ export function addUsage(totals: UsageTotals, steps: readonly GuardStep[]): Usag
 }
 
 /**
+ * Whether any of the steps records a usable cost (zero included): without one, the cost a stop saved is unknown, not
+ * zero.
+ * @param steps - recorded steps
+ */
+export function recordsCost(steps: readonly GuardStep[]): boolean {
+  return steps.some((step) => usageFigure(step.usage, 'costUsd') !== undefined);
+}
+
+/**
  * Adds one set of totals to another, with the same arithmetic as {@link addUsage}.
  * @param totals - the totals to add to (changed in place)
  * @param more - the totals to add

@@ -1,7 +1,7 @@
 import { printable } from '../guard/printable.js';
 import type { CliIo } from './io.js';
-import type { InputError } from './read-runs.js';
-import type { ReplayStop, ReplaySummary, RunReplay } from './replay.js';
+import type { InputError, RecordedRun } from './read-runs.js';
+import { recordsCost, type ReplayStop, type ReplaySummary, type RunReplay } from './replay.js';
 
 /**
  * Input errors the `--json` report lists (1,000); `errorsNotListed` counts the others. Each is on stderr as well,
@@ -40,12 +40,20 @@ export function formatStopLine(replay: RunReplay, stop: ReplayStop): string {
   return `${printable(replay.id)}  step ${String(index + 1)}/${String(replay.steps)}  ${printable(code)}  ${printable(detail)}\n`;
 }
 
+/** What the text summary needs besides the totals. */
+export interface SummaryContext {
+  /** How many lines or files could not be read. */
+  readonly badInputs: number;
+  /** Whether some stuck run recorded a cost: without one, the saved cost is written as unknown rather than $0.00. */
+  readonly costKnown: boolean;
+}
+
 /**
  * The summary block of the text report.
  * @param summary - totals over the replayed runs
- * @param badInputs - how many lines or files could not be read
+ * @param context - bad inputs, and whether costs are known
  */
-export function formatSummary(summary: ReplaySummary, badInputs: number): string {
+export function formatSummary(summary: ReplaySummary, context: SummaryContext): string {
   const lines = [`runs: ${count(summary.runs)}, stopped: ${count(summary.stopped)}, fault stops: ${count(summary.faultStops)}`];
   const codes = Object.entries(summary.stopsByCode).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   lines.push(`stops by code: ${codes.length === 0 ? 'none' : codes.map(([code, n]) => `${printable(code)} ${count(n)}`).join(', ')}`);
@@ -59,20 +67,20 @@ export function formatSummary(summary: ReplaySummary, badInputs: number): string
     const saved = stuck.saved;
     lines.push(
       `stuck runs (unresolved, exit_cost): ${count(stuck.runs)}, catches: ${count(stuck.catches)}${share(stuck.catches, stuck.runs)}, ` +
-        `saving ${count(saved.steps)} steps, ${count(saved.totalTokens)} tokens, $${saved.costUsd.toFixed(2)}`,
+        `saving ${count(saved.steps)} steps, ${count(saved.totalTokens)} tokens, ${context.costKnown ? `$${saved.costUsd.toFixed(2)}` : 'cost unknown'}`,
     );
     lines.push(
       `ambiguous runs (other unresolved): ${count(ambiguous.runs)}, fault stops: ${count(ambiguous.faultStops)}${share(ambiguous.faultStops, ambiguous.runs)}`,
     );
   }
-  if (badInputs > 0) lines.push(`bad input: ${count(badInputs)} (reported on stderr)`);
+  if (context.badInputs > 0) lines.push(`bad input: ${count(context.badInputs)} (reported on stderr)`);
   return `${lines.join('\n')}\n`;
 }
 
 /** A report written as the runs are replayed, so nothing but its totals is kept. */
 export interface ReportWriter {
-  /** Reports one replayed run. */
-  run(replay: RunReplay): void;
+  /** Reports one replayed run, given with the recorded run it came from. */
+  run(replay: RunReplay, recorded: RecordedRun): void;
   /** Notes an input problem (the caller has written it to stderr). */
   error(error: InputError): void;
   /** Writes the end of the report. */
@@ -86,8 +94,10 @@ export interface ReportWriter {
 export function textReport(io: CliIo): ReportWriter {
   let stopLines = 0;
   let badInputs = 0;
+  let costKnown = false;
   return {
-    run(replay) {
+    run(replay, recorded) {
+      costKnown ||= replay.label === 'stuck' && recordsCost(recorded.steps);
       if (replay.stop === null) return;
       io.stdout(formatStopLine(replay, replay.stop));
       stopLines++;
@@ -96,7 +106,7 @@ export function textReport(io: CliIo): ReportWriter {
       badInputs++;
     },
     end(summary) {
-      io.stdout(`${stopLines > 0 ? '\n' : ''}${formatSummary(summary, badInputs)}`);
+      io.stdout(`${stopLines > 0 ? '\n' : ''}${formatSummary(summary, { badInputs, costKnown })}`);
     },
   };
 }

@@ -158,9 +158,18 @@ describe('readRuns on .json documents', () => {
   });
 
   it('reports invalid JSON without a line when the parser gives no position', async () => {
+    writeFileSync(at('cut.json'), '[');
+    const [item] = await read(at('cut.json'));
+    expect(item?.error).toEqual({ file: at('cut.json'), line: null, message: 'not valid JSON: Unexpected end of JSON input' });
+  });
+
+  it('reads an empty or white-space-only document as no runs, as an empty JSON-lines file', async () => {
     writeFileSync(at('empty-file.json'), '');
-    const [item] = await read(at('empty-file.json'));
-    expect(item?.error).toEqual({ file: at('empty-file.json'), line: null, message: 'not valid JSON: Unexpected end of JSON input' });
+    writeFileSync(at('blank.json.gz'), gzipSync('\uFEFF \r\n\t\n'));
+    writeFileSync(at('empty-file.jsonl'), '');
+    expect(await read(at('empty-file.json'))).toEqual([]);
+    expect(await read(at('blank.json.gz'))).toEqual([]);
+    expect(await read(at('empty-file.jsonl'))).toEqual([]);
   });
 
   it('reads gzip-compressed documents and reports ones that cannot be read', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedRun } from '../../src/cli/read-runs.js';
-import { addTotals, addUsage, createTally, emptyUsage, labelRun, replayRun, summarize } from '../../src/cli/replay.js';
+import { addTotals, addUsage, createTally, emptyUsage, labelRun, recordsCost, replayRun, summarize } from '../../src/cli/replay.js';
 import type { GuardStep } from '../../src/index.js';
 import { replayOf } from './support.js';
 
@@ -210,5 +210,14 @@ describe('createTally', () => {
     tally.add(replayOf('ambiguous', null));
     expect(first).toEqual(summarize([replayOf('stuck', {}, { caught: true, afterStop: saved(1) })]));
     expect(tally.summary()).toMatchObject({ runs: 4, stopsByCode: { MAX_STEPS: 1, OTHER: 1 }, stuck: { catches: 2, saved: saved(2) } });
+  });
+});
+
+describe('recordsCost', () => {
+  it('is true when some step records a usable cost, zero included', () => {
+    expect(recordsCost([{ text: 'a' }, { usage: { costUsd: 0 } }])).toBe(true);
+    expect(recordsCost([{ usage: { inputTokens: 3 } }, { text: 'b' }])).toBe(false);
+    expect(recordsCost([{ usage: { costUsd: -1 } }, { usage: { costUsd: '2' } }] as unknown as GuardStep[])).toBe(false);
+    expect(recordsCost([])).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InputError } from '../../src/cli/read-runs.js';
+import type { InputError, RecordedRun } from '../../src/cli/read-runs.js';
 import { summarize, type RunReplay } from '../../src/cli/replay.js';
 import {
   formatInputError,
@@ -31,7 +31,7 @@ describe('escaping in the text report', () => {
   });
 
   it('escapes codes in the summary and file names and messages of input errors', () => {
-    expect(formatSummary(summarize([replayOf(null, { code: 'A\u202eB' })]), 0)).toContain('stops by code: A\\u202eB 1\n');
+    expect(formatSummary(summarize([replayOf(null, { code: 'A\u202eB' })]), { badInputs: 0, costKnown: true })).toContain('stops by code: A\\u202eB 1\n');
     expect(formatInputError({ file: 'a\nb.jsonl', line: 2, message: 'bad \u001b[0m' })).toBe('a\\nb.jsonl:2: bad \\u001b[0m');
   });
 });
@@ -44,12 +44,12 @@ describe('formatSummary', () => {
       replayOf(null, { code: 'C' }),
       ...Array.from({ length: 3 }, () => replayOf(null, { code: 'A' })),
     ];
-    expect(formatSummary(summarize(replays), 0)).toBe(
+    expect(formatSummary(summarize(replays), { badInputs: 0, costKnown: true })).toBe(
       'runs: 8, stopped: 8, fault stops: 8\nstops by code: A 3, B 3, C 1, D 1\nmedian stop step: 1\n',
     );
     const saved = { steps: 1234, inputTokens: 0, outputTokens: 0, totalTokens: 12_345_678.4, costUsd: 1234.567 };
     const summary = summarize([replayOf('stuck', {}, { caught: true, afterStop: saved })]);
-    expect(formatSummary(summary, 2)).toBe(
+    expect(formatSummary(summary, { badInputs: 2, costKnown: true })).toBe(
       [
         'runs: 1, stopped: 1, fault stops: 1',
         'stops by code: MAX_STEPS 1',
@@ -72,7 +72,7 @@ describe('formatSummary', () => {
       replayOf('ambiguous', null),
       replayOf('stuck', null),
     ]);
-    expect(formatSummary(summary, 0).split('\n').slice(3)).toEqual([
+    expect(formatSummary(summary, { badInputs: 0, costKnown: true }).split('\n').slice(3)).toEqual([
       'healthy runs (resolved): 3, false stops: 1 (33.3%)',
       'stuck runs (unresolved, exit_cost): 1, catches: 0 (0.0%), saving 0 steps, 0 tokens, $0.00',
       'ambiguous runs (other unresolved): 2, fault stops: 1 (50.0%)',
@@ -95,11 +95,14 @@ function write(report: ReportWriter, items: readonly (RunReplay | InputError)[])
     if ('message' in item) report.error(item);
     else {
       replays.push(item);
-      report.run(item);
+      report.run(item, NO_STEPS);
     }
   }
   report.end(summarize(replays));
 }
+
+/** A recorded run for writers that only look at its steps. */
+const NO_STEPS: RecordedRun = { id: 'r', file: 'f.jsonl', line: 1, outcome: null, steps: [] };
 
 const badLine = (line: number): InputError => ({ file: 'bad.jsonl', line, message: 'not valid JSON: x' });
 
@@ -107,9 +110,9 @@ describe('textReport', () => {
   it('prints a line per stopped run as it comes, then a blank line, the summary and the count of bad inputs', () => {
     const capture = captureIo();
     const report = textReport(capture.io);
-    report.run(replayOf(null, { detail: 'first' }, { id: 'a' }));
+    report.run(replayOf(null, { detail: 'first' }, { id: 'a' }), NO_STEPS);
     expect(capture.stdout()).toBe('a  step 1/10  MAX_STEPS  first\n');
-    report.run(replayOf(null, null, { id: 'quiet' }));
+    report.run(replayOf(null, null, { id: 'quiet' }), NO_STEPS);
     report.error(badLine(2));
     report.end(summarize([replayOf(null, {}), replayOf(null, null)]));
     expect(capture.stdout()).toBe(
@@ -123,6 +126,29 @@ describe('textReport', () => {
     const capture = captureIo();
     write(textReport(capture.io), [replayOf(null, null)]);
     expect(capture.stdout()).toBe('runs: 1, stopped: 0, fault stops: 0\nstops by code: none\nmedian stop step: -\n');
+  });
+});
+
+describe('textReport and costs', () => {
+  const stuck = (costUsd?: number): [RunReplay, RecordedRun] => [
+    replayOf('stuck', null),
+    { ...NO_STEPS, steps: [{ text: 'a' }, { usage: costUsd === undefined ? { inputTokens: 5 } : { costUsd } }] },
+  ];
+  const savedLine = (...runs: [RunReplay, RecordedRun][]): string | undefined => {
+    const capture = captureIo();
+    const report = textReport(capture.io);
+    for (const [replay, recorded] of runs) report.run(replay, recorded);
+    report.run(replayOf('healthy', null), { ...NO_STEPS, steps: [{ usage: { costUsd: 1 } }] });
+    report.end(summarize(runs.map(([replay]) => replay)));
+    return capture.stdout().split('\n').find((line) => line.startsWith('stuck runs'));
+  };
+
+  it('writes the saved cost as unknown when no stuck run recorded a cost (a healthy run\'s cost does not count)', () => {
+    expect(savedLine(stuck(), stuck())).toBe('stuck runs (unresolved, exit_cost): 2, catches: 0 (0.0%), saving 0 steps, 0 tokens, cost unknown');
+  });
+
+  it('writes the saved cost in dollars once a stuck run recorded one, even a zero', () => {
+    expect(savedLine(stuck(), stuck(0))).toBe('stuck runs (unresolved, exit_cost): 2, catches: 0 (0.0%), saving 0 steps, 0 tokens, $0.00');
   });
 });
 
@@ -149,7 +175,7 @@ describe('jsonReport', () => {
     const capture = captureIo();
     const report = jsonReport(capture.io);
     expect(capture.stdout()).toBe('{\n  "runs": [');
-    report.run(stopped);
+    report.run(stopped, NO_STEPS);
     expect(capture.stdout()).toBe(`{\n  "runs": [\n    ${JSON.stringify(stopped, null, 2).replaceAll('\n', '\n    ')}`);
   });
 
