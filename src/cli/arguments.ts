@@ -1,15 +1,20 @@
+import { errorMessage } from './io.js';
+import { DEFAULT_STUCK_STATUS } from './replay.js';
+
 /** The command's help text. */
-export const USAGE = `Usage: agent-loopguard replay [--config guard.json] [--json] FILE...
+export const USAGE = `Usage: agent-loopguard replay [--config guard.json] [--json] [--stuck-status REGEX] FILE...
 
 Replays recorded agent runs through a fresh guard each, step by step, and reports where the guard would have stopped
 them.
 
-FILE        .jsonl or .jsonl.gz: one run a line, {"id", "outcome"?, "steps": [step, ...]}
-            .json or .json.gz: an array of steps (one run), an array of runs, or one run
+FILE        .jsonl or .jsonl.gz: one run a line, {"id", "outcome"?, "steps": [step, ...]}; at most 64 MiB a line
+            .json or .json.gz: an array of steps (one run), an array of runs, or one run; at most 64 MiB
 Options:
-  -c, --config FILE   JSON file of guard options (every option but functions)
-      --json          print one JSON report instead of text
-  -h, --help          print this help
+  -c, --config FILE          JSON file of guard options (every option but functions)
+      --json                 print one JSON report instead of text
+      --stuck-status REGEX   exit statuses of unresolved runs that count as stuck
+                             (default: ${DEFAULT_STUCK_STATUS.source})
+  -h, --help                 print this help
 
 Exit status: 0 when every input was read, 1 when some line or file could not be, 2 for usage errors or a bad config.
 `;
@@ -17,12 +22,20 @@ Exit status: 0 when every input was read, 1 when some line or file could not be,
 /** What the command line asks for. */
 export type CliRequest =
   | { readonly kind: 'help' }
-  | { readonly kind: 'replay'; readonly config: string | undefined; readonly json: boolean; readonly files: readonly string[] }
+  | {
+      readonly kind: 'replay';
+      readonly config: string | undefined;
+      readonly json: boolean;
+      /** Exit statuses of stuck runs: `--stuck-status`, or {@link DEFAULT_STUCK_STATUS}. */
+      readonly stuckStatus: RegExp;
+      readonly files: readonly string[];
+    }
   | { readonly kind: 'usage-error'; readonly message: string };
 
 /** The options as read so far. */
 interface Options {
   config?: string;
+  stuckStatus?: string;
   json?: boolean;
   help?: boolean;
 }
@@ -30,9 +43,10 @@ interface Options {
 const FLAGS: Readonly<Record<string, 'json' | 'help'>> = { '--json': 'json', '--help': 'help', '-h': 'help' };
 
 /** Options that take a value: where the value goes, the long name messages use, and what the value is called. */
-const VALUED: Readonly<Record<string, readonly ['config', string, string]>> = {
+const VALUED: Readonly<Record<string, readonly ['config' | 'stuckStatus', string, string]>> = {
   '--config': ['config', '--config', 'FILE'],
   '-c': ['config', '--config', 'FILE'],
+  '--stuck-status': ['stuckStatus', '--stuck-status', 'REGEX'],
 };
 
 /** `--name=value` and `-nvalue` carry their value; `--name value` and `-n value` leave it to the next argument. */
@@ -99,5 +113,13 @@ export function parseArguments(argv: readonly string[]): CliRequest {
   if (command === undefined) return { kind: 'usage-error', message: 'missing command: expected "replay"' };
   if (command !== 'replay') return { kind: 'usage-error', message: `unknown command "${command}": expected "replay"` };
   if (files.length === 0) return { kind: 'usage-error', message: 'replay needs at least one FILE' };
-  return { kind: 'replay', config: options.config, json: options.json === true, files };
+  let stuckStatus = DEFAULT_STUCK_STATUS;
+  if (options.stuckStatus !== undefined) {
+    try {
+      stuckStatus = new RegExp(options.stuckStatus);
+    } catch (error) {
+      return { kind: 'usage-error', message: `option "--stuck-status" needs a valid REGEX: ${errorMessage(error)}` };
+    }
+  }
+  return { kind: 'replay', config: options.config, json: options.json === true, stuckStatus, files };
 }

@@ -52,12 +52,12 @@ export async function main(argv: readonly string[], io: CliIo, limits: ReplayLim
   }
 
   const tally = createTally();
-  const report = request.json ? jsonReport(io, limits.maxListedErrors) : textReport(io);
+  const report = request.json ? jsonReport(io, limits.maxListedErrors) : textReport(io, request.stuckStatus);
   let badInputs = 0;
   for (const file of request.files) {
     for await (const item of readRuns(file, limits)) {
       if (item.error === undefined) {
-        const replay = replayRun(item.run, options);
+        const replay = replayRun(item.run, options, request.stuckStatus);
         tally.add(replay);
         report.run(replay, item.run);
       } else {

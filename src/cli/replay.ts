@@ -68,21 +68,34 @@ export function addTotals(totals: UsageTotals, more: Readonly<UsageTotals>): Usa
 
 /**
  * What a run's outcome says about stopping it early. `healthy`: the task was solved, so a fault stop before its last
- * step is a false stop. `stuck`: unsolved and ended by its call or cost limit (`exit_cost`), so a fault stop is a catch.
- * `ambiguous`: unsolved for another reason.
+ * step is a false stop. `stuck`: unsolved, and its exit status says it was cut off by a limit (by default `exit_cost`,
+ * `max_steps` or `too_many_errors`), so a fault stop is a catch. `ambiguous`: unsolved for another reason.
  */
 export type RunLabel = 'healthy' | 'stuck' | 'ambiguous';
 
 /**
+ * Exit statuses the replay command calls stuck unless `--stuck-status` says otherwise: hitting a call or cost limit
+ * (`exit_cost`, SWE-agent and mini-swe-agent), a step limit (`max_steps`, tau2-bench and others) or an error limit
+ * (`too_many_errors`). Searched anywhere in the status, so `submitted (exit_cost)` matches.
+ */
+export const DEFAULT_STUCK_STATUS = /exit_cost|max_steps|too_many_errors/;
+
+/** `exit_cost` alone: what `labelRun` and `replayRun` use when given no pattern, the convention eval/RESULTS.md is measured with. */
+export const EXIT_COST_STATUS = /exit_cost/;
+
+/**
  * Labels a run by its outcome.
  * @param outcome - the run's outcome, if any
+ * @param stuckStatus - exit statuses of stuck runs, searched anywhere in the status (its `g` and `y` flags and
+ *   `lastIndex` play no part)
  * @returns the label, or `null` when the outcome does not say whether the task was solved
  */
-export function labelRun(outcome: RunOutcome | null): RunLabel | null {
+export function labelRun(outcome: RunOutcome | null, stuckStatus: RegExp = EXIT_COST_STATUS): RunLabel | null {
   const resolved = outcome?.resolved ?? null;
   if (resolved === null) return null;
   if (resolved) return 'healthy';
-  return outcome?.exitStatus?.includes('exit_cost') === true ? 'stuck' : 'ambiguous';
+  const exitStatus = outcome?.exitStatus ?? null;
+  return exitStatus !== null && exitStatus.search(stuckStatus) !== -1 ? 'stuck' : 'ambiguous';
 }
 
 /** The first stop verdict of a replayed run. */
@@ -121,11 +134,12 @@ const frozenClock = (): number => 0;
  * Replays one run through a fresh guard, step by step, until the first stop verdict.
  * @param run - the recorded run
  * @param options - guard options (validated by `createGuard`); `now` is always replaced by a frozen clock
+ * @param stuckStatus - exit statuses of stuck runs, for the run's label (see {@link labelRun})
  * @throws TypeError from `createGuard` when the options are invalid
  */
-export function replayRun(run: RecordedRun, options?: GuardOptions): RunReplay {
+export function replayRun(run: RecordedRun, options?: GuardOptions, stuckStatus: RegExp = EXIT_COST_STATUS): RunReplay {
   const guard = createGuard({ ...options, now: frozenClock });
-  const label = labelRun(run.outcome);
+  const label = labelRun(run.outcome, stuckStatus);
   let stop: ReplayStop | null = null;
   for (const [index, step] of run.steps.entries()) {
     const verdict = guard.check(step);
@@ -162,7 +176,7 @@ export interface ReplaySummary {
   readonly medianStopStep: number | null;
   /** Solved runs, and the fault stops before their last step. */
   readonly healthy: { readonly runs: number; readonly falseStops: number };
-  /** Unsolved runs that hit their call or cost limit, the fault stops on them, and what those stops saved. */
+  /** Unsolved runs whose exit status marks them stuck, the fault stops on them, and what those stops saved. */
   readonly stuck: { readonly runs: number; readonly catches: number; readonly saved: Readonly<UsageTotals> };
   /** Other unsolved runs, and the fault stops on them. */
   readonly ambiguous: { readonly runs: number; readonly faultStops: number };

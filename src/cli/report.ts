@@ -46,6 +46,8 @@ export interface SummaryContext {
   readonly badInputs: number;
   /** Whether some stuck run recorded a cost: without one, the saved cost is written as unknown rather than $0.00. */
   readonly costKnown: boolean;
+  /** The pattern that made runs stuck, named in the summary. */
+  readonly stuckStatus: RegExp;
 }
 
 /**
@@ -66,7 +68,7 @@ export function formatSummary(summary: ReplaySummary, context: SummaryContext): 
     );
     const saved = stuck.saved;
     lines.push(
-      `stuck runs (unresolved, exit_cost): ${count(stuck.runs)}, catches: ${count(stuck.catches)}${share(stuck.catches, stuck.runs)}, ` +
+      `stuck runs (unresolved, ${printable(context.stuckStatus.source)}): ${count(stuck.runs)}, catches: ${count(stuck.catches)}${share(stuck.catches, stuck.runs)}, ` +
         `saving ${count(saved.steps)} steps, ${count(saved.totalTokens)} tokens, ${context.costKnown ? `$${saved.costUsd.toFixed(2)}` : 'cost unknown'}`,
     );
     lines.push(
@@ -90,8 +92,9 @@ export interface ReportWriter {
 /**
  * The text report: a line per stopped run as it is replayed, then a blank line and the summary.
  * @param io - where it goes
+ * @param stuckStatus - the pattern that made runs stuck, named in the summary
  */
-export function textReport(io: CliIo): ReportWriter {
+export function textReport(io: CliIo, stuckStatus: RegExp): ReportWriter {
   let stopLines = 0;
   let badInputs = 0;
   let costKnown = false;
@@ -106,7 +109,7 @@ export function textReport(io: CliIo): ReportWriter {
       badInputs++;
     },
     end(summary) {
-      io.stdout(`${stopLines > 0 ? '\n' : ''}${formatSummary(summary, { badInputs, costKnown })}`);
+      io.stdout(`${stopLines > 0 ? '\n' : ''}${formatSummary(summary, { badInputs, costKnown, stuckStatus })}`);
     },
   };
 }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseArguments } from '../../src/cli/arguments.js';
+import { parseArguments, USAGE } from '../../src/cli/arguments.js';
+import { DEFAULT_STUCK_STATUS } from '../../src/cli/replay.js';
 
-const replay = (fields: { config?: string; json?: boolean; files: string[] }) => ({
+const replay = (fields: { config?: string; json?: boolean; stuckStatus?: RegExp; files: string[] }) => ({
   kind: 'replay',
   config: fields.config,
   json: fields.json ?? false,
+  stuckStatus: fields.stuckStatus ?? DEFAULT_STUCK_STATUS,
   files: fields.files,
 });
 
@@ -24,6 +26,8 @@ describe('parseArguments', () => {
     [['replay', '--', '--json', '-c'], replay({ files: ['--json', '-c'] })],
     [['replay', '-', 'a.jsonl'], replay({ files: ['-', 'a.jsonl'] })],
     [['--', 'replay', 'a.jsonl'], replay({ files: ['a.jsonl'] })],
+    [['replay', '--stuck-status', 'exit_cost', 'a.jsonl'], replay({ stuckStatus: /exit_cost/, files: ['a.jsonl'] })],
+    [['replay', '--stuck-status=^(limit|-1)$', 'a.jsonl'], replay({ stuckStatus: /^(limit|-1)$/, files: ['a.jsonl'] })],
   ])('reads %j', (argv, request) => {
     expect(parseArguments(argv)).toEqual(request);
   });
@@ -44,11 +48,22 @@ describe('parseArguments', () => {
     [['replay', 'a.jsonl', '--config='], 'option "--config" needs a FILE'],
     [['replay', '--config', '--json', 'a.jsonl'], 'option "--config" needs a FILE; for one that starts with "-", write --config=FILE'],
     [['--help', '--bogus'], 'unknown option "--bogus"'],
+    [['replay', 'a.jsonl', '--stuck-status'], 'option "--stuck-status" needs a REGEX'],
+    [['replay', '--stuck-status', '-1', 'a.jsonl'], 'option "--stuck-status" needs a REGEX; for one that starts with "-", write --stuck-status=REGEX'],
+    [['replay', '--stuck-status', 'exit_(cost', 'a.jsonl'], 'option "--stuck-status" needs a valid REGEX: Invalid regular expression: /exit_(cost/: Unterminated group'],
     [[], 'missing command: expected "replay"'],
     [['--json'], 'missing command: expected "replay"'],
     [['replay'], 'replay needs at least one FILE'],
     [['check', 'a.jsonl'], 'unknown command "check": expected "replay"'],
   ])('rejects %j: %s', (argv, message) => {
     expect(parseArguments(argv)).toEqual({ kind: 'usage-error', message });
+  });
+});
+
+describe('USAGE', () => {
+  it('documents every option, the default stuck statuses and the size caps', () => {
+    for (const text of ['--config FILE', '--json', '--stuck-status REGEX', '--help', '(default: exit_cost|max_steps|too_many_errors)', '64 MiB']) {
+      expect(USAGE).toContain(text);
+    }
   });
 });

@@ -42,7 +42,7 @@ describe('agent-loopguard replay, text output', () => {
         'stops by code: FINISH_TERMINAL 1, MAX_STEPS 1, NO_PROGRESS 1, REPEATED_TOOL_CALL 1',
         'median stop step: 5.5',
         'healthy runs (resolved): 3, false stops: 1 (33.3%)',
-        'stuck runs (unresolved, exit_cost): 2, catches: 1 (50.0%), saving 2 steps, 2,200 tokens, $0.02',
+        'stuck runs (unresolved, exit_cost|max_steps|too_many_errors): 2, catches: 1 (50.0%), saving 2 steps, 2,200 tokens, $0.02',
         'ambiguous runs (other unresolved): 2, fault stops: 1 (50.0%)',
         '',
       ].join('\n'),
@@ -275,6 +275,41 @@ describe('agent-loopguard replay, bad input', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`^${at('missing.jsonl')}: cannot read: ENOENT`));
     expect(result.stdout).toContain('runs: 2, stopped: 1');
+  });
+});
+
+describe('agent-loopguard replay --stuck-status', () => {
+  const outcomes = [
+    { id: 'cost', outcome: { resolved: false, exitStatus: 'submitted (exit_cost)' } },
+    { id: 'steps', outcome: { resolved: false, exitStatus: 'max_steps' } },
+    { id: 'errors', outcome: { resolved: false, exitStatus: 'too_many_errors' } },
+    { id: 'user', outcome: { resolved: false, exitStatus: 'user_stop' } },
+  ];
+  const labels = async (...flags: string[]): Promise<(string | null)[]> => {
+    writeFileSync(at('statuses.jsonl'), outcomes.map((run) => JSON.stringify({ ...run, steps: [{ text: 'a' }] })).join('\n'));
+    const result = await run(['replay', '--json', ...flags, at('statuses.jsonl')]);
+    expect(result.code).toBe(0);
+    return (JSON.parse(result.stdout) as { runs: { label: string | null }[] }).runs.map((r) => r.label);
+  };
+
+  it('calls exit_cost, max_steps and too_many_errors stuck by default', async () => {
+    expect(await labels()).toEqual(['stuck', 'stuck', 'stuck', 'ambiguous']);
+  });
+
+  it('uses the pattern given, and names it in the text summary', async () => {
+    expect(await labels('--stuck-status', 'exit_cost')).toEqual(['stuck', 'ambiguous', 'ambiguous', 'ambiguous']);
+    expect(await labels('--stuck-status=user_stop|max_steps')).toEqual(['ambiguous', 'stuck', 'ambiguous', 'stuck']);
+    const text = await run(['replay', '--stuck-status', 'user_stop', at('statuses.jsonl')]);
+    expect(text.stdout).toContain('\nstuck runs (unresolved, user_stop): 1, catches: 0 (0.0%), saving 0 steps, 0 tokens, cost unknown\n');
+  });
+
+  it('exits 2 on a pattern that is not a regular expression, and replays nothing', async () => {
+    const result = await run(['replay', '--stuck-status', '(', RUNS]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `agent-loopguard: option "--stuck-status" needs a valid REGEX: Invalid regular expression: /(/: Unterminated group\n\n${USAGE}`,
+    );
   });
 });
 

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedRun } from '../../src/cli/read-runs.js';
-import { addTotals, addUsage, createTally, emptyUsage, labelRun, recordsCost, replayRun, summarize } from '../../src/cli/replay.js';
+import {
+  addTotals,
+  addUsage,
+  createTally,
+  DEFAULT_STUCK_STATUS,
+  emptyUsage,
+  EXIT_COST_STATUS,
+  labelRun,
+  recordsCost,
+  replayRun,
+  summarize,
+} from '../../src/cli/replay.js';
 import type { GuardStep } from '../../src/index.js';
 import { replayOf } from './support.js';
 
@@ -58,6 +69,12 @@ describe('replayRun', () => {
     expect(replay).toMatchObject({ caught: true, label: 'stuck', afterStop: { steps: 0 } });
   });
 
+  it('labels by the stuck statuses it is given, exit_cost alone without any', () => {
+    const outcome = { resolved: false, exitStatus: 'max_steps' };
+    expect(replayRun(recorded([search('a')], outcome)).label).toBe('ambiguous');
+    expect(replayRun(recorded([search('a')], outcome), undefined, DEFAULT_STUCK_STATUS).label).toBe('stuck');
+  });
+
   it('uses the options it is given', () => {
     const replay = replayRun(recorded([search('a'), search('a'), search('a')]), { repeatedToolCall: { threshold: 2 } });
     expect(replay.stop?.index).toBe(1);
@@ -85,6 +102,26 @@ describe('labelRun', () => {
     [{ resolved: false, exitStatus: null }, 'ambiguous'],
   ] as const)('labels %j as %s', (outcome, label) => {
     expect(labelRun(outcome)).toBe(label);
+    expect(labelRun(outcome, EXIT_COST_STATUS)).toBe(label);
+  });
+
+  it.each([
+    ['exit_cost', 'stuck'],
+    ['submitted (exit_cost)', 'stuck'],
+    ['max_steps', 'stuck'],
+    ['too_many_errors', 'stuck'],
+    ['exit_context', 'ambiguous'],
+    ['user_stop', 'ambiguous'],
+  ] as const)('with the default stuck statuses, labels an unresolved run ending %j as %s', (exitStatus, label) => {
+    expect(labelRun({ resolved: false, exitStatus }, DEFAULT_STUCK_STATUS)).toBe(label);
+  });
+
+  it('takes any pattern, searched anywhere, and ignores a global flag\'s state', () => {
+    const global = /limit/g;
+    const outcome = { resolved: false, exitStatus: 'hit limit' };
+    expect([labelRun(outcome, global), labelRun(outcome, global), labelRun(outcome, /^limit/)]).toEqual(['stuck', 'stuck', 'ambiguous']);
+    expect(labelRun({ resolved: false, exitStatus: null }, /(?:)/)).toBe('ambiguous');
+    expect(labelRun({ resolved: true, exitStatus: 'max_steps' }, DEFAULT_STUCK_STATUS)).toBe('healthy');
   });
 });
 

@@ -31,7 +31,7 @@ describe('escaping in the text report', () => {
   });
 
   it('escapes codes in the summary and file names and messages of input errors', () => {
-    expect(formatSummary(summarize([replayOf(null, { code: 'A\u202eB' })]), { badInputs: 0, costKnown: true })).toContain('stops by code: A\\u202eB 1\n');
+    expect(formatSummary(summarize([replayOf(null, { code: 'A\u202eB' })]), { badInputs: 0, costKnown: true, stuckStatus: EXIT_COST })).toContain('stops by code: A\\u202eB 1\n');
     expect(formatInputError({ file: 'a\nb.jsonl', line: 2, message: 'bad \u001b[0m' })).toBe('a\\nb.jsonl:2: bad \\u001b[0m');
   });
 });
@@ -44,12 +44,12 @@ describe('formatSummary', () => {
       replayOf(null, { code: 'C' }),
       ...Array.from({ length: 3 }, () => replayOf(null, { code: 'A' })),
     ];
-    expect(formatSummary(summarize(replays), { badInputs: 0, costKnown: true })).toBe(
+    expect(formatSummary(summarize(replays), { badInputs: 0, costKnown: true, stuckStatus: EXIT_COST })).toBe(
       'runs: 8, stopped: 8, fault stops: 8\nstops by code: A 3, B 3, C 1, D 1\nmedian stop step: 1\n',
     );
     const saved = { steps: 1234, inputTokens: 0, outputTokens: 0, totalTokens: 12_345_678.4, costUsd: 1234.567 };
     const summary = summarize([replayOf('stuck', {}, { caught: true, afterStop: saved })]);
-    expect(formatSummary(summary, { badInputs: 2, costKnown: true })).toBe(
+    expect(formatSummary(summary, { badInputs: 2, costKnown: true, stuckStatus: EXIT_COST })).toBe(
       [
         'runs: 1, stopped: 1, fault stops: 1',
         'stops by code: MAX_STEPS 1',
@@ -63,6 +63,17 @@ describe('formatSummary', () => {
     );
   });
 
+  it('names the pattern that made runs stuck, escaped', () => {
+    const summary = summarize([replayOf('stuck', null)]);
+    const stuckLine = (stuckStatus: RegExp) =>
+      formatSummary(summary, { badInputs: 0, costKnown: false, stuckStatus }).split('\n').find((line) => line.startsWith('stuck runs'));
+    expect(stuckLine(/exit_cost|max_steps|too_many_errors/)).toBe(
+      'stuck runs (unresolved, exit_cost|max_steps|too_many_errors): 1, catches: 0 (0.0%), saving 0 steps, 0 tokens, cost unknown',
+    );
+    // A pattern given on the command line can hold a raw newline.
+    expect(stuckLine(new RegExp(['limit', ''].join('\n')))).toBe('stuck runs (unresolved, limit\\n): 1, catches: 0 (0.0%), saving 0 steps, 0 tokens, cost unknown');
+  });
+
   it('gives shares of each kind of run', () => {
     const summary = summarize([
       replayOf('healthy', {}, { falseStop: true }),
@@ -72,7 +83,7 @@ describe('formatSummary', () => {
       replayOf('ambiguous', null),
       replayOf('stuck', null),
     ]);
-    expect(formatSummary(summary, { badInputs: 0, costKnown: true }).split('\n').slice(3)).toEqual([
+    expect(formatSummary(summary, { badInputs: 0, costKnown: true, stuckStatus: EXIT_COST }).split('\n').slice(3)).toEqual([
       'healthy runs (resolved): 3, false stops: 1 (33.3%)',
       'stuck runs (unresolved, exit_cost): 1, catches: 0 (0.0%), saving 0 steps, 0 tokens, $0.00',
       'ambiguous runs (other unresolved): 2, fault stops: 1 (50.0%)',
@@ -104,12 +115,14 @@ function write(report: ReportWriter, items: readonly (RunReplay | InputError)[])
 /** A recorded run for writers that only look at its steps. */
 const NO_STEPS: RecordedRun = { id: 'r', file: 'f.jsonl', line: 1, outcome: null, steps: [] };
 
+const EXIT_COST = /exit_cost/;
+
 const badLine = (line: number): InputError => ({ file: 'bad.jsonl', line, message: 'not valid JSON: x' });
 
 describe('textReport', () => {
   it('prints a line per stopped run as it comes, then a blank line, the summary and the count of bad inputs', () => {
     const capture = captureIo();
-    const report = textReport(capture.io);
+    const report = textReport(capture.io, EXIT_COST);
     report.run(replayOf(null, { detail: 'first' }, { id: 'a' }), NO_STEPS);
     expect(capture.stdout()).toBe('a  step 1/10  MAX_STEPS  first\n');
     report.run(replayOf(null, null, { id: 'quiet' }), NO_STEPS);
@@ -124,7 +137,7 @@ describe('textReport', () => {
 
   it('prints the summary alone when no run stopped', () => {
     const capture = captureIo();
-    write(textReport(capture.io), [replayOf(null, null)]);
+    write(textReport(capture.io, EXIT_COST), [replayOf(null, null)]);
     expect(capture.stdout()).toBe('runs: 1, stopped: 0, fault stops: 0\nstops by code: none\nmedian stop step: -\n');
   });
 });
@@ -136,7 +149,7 @@ describe('textReport and costs', () => {
   ];
   const savedLine = (...runs: [RunReplay, RecordedRun][]): string | undefined => {
     const capture = captureIo();
-    const report = textReport(capture.io);
+    const report = textReport(capture.io, EXIT_COST);
     for (const [replay, recorded] of runs) report.run(replay, recorded);
     report.run(replayOf('healthy', null), { ...NO_STEPS, steps: [{ usage: { costUsd: 1 } }] });
     report.end(summarize(runs.map(([replay]) => replay)));
