@@ -36,8 +36,8 @@ function share(part: number, whole: number): string {
  * @param stop - its stop
  */
 export function formatStopLine(replay: RunReplay, stop: ReplayStop): string {
-  const { index, code, detail } = stop;
-  return `${printable(replay.id)}  step ${String(index + 1)}/${String(replay.steps)}  ${printable(code)}  ${printable(detail)}\n`;
+  const step = `step ${String(stop.index + 1)}/${String(replay.steps)}`;
+  return `${printable(replay.id)}  ${step}  ${printable(stop.code)}  ${printable(stop.detail)}\n`;
 }
 
 /** What the text summary needs besides the totals. */
@@ -53,7 +53,7 @@ export interface SummaryContext {
 /**
  * The summary block of the text report.
  * @param summary - totals over the replayed runs
- * @param context - bad inputs, and whether costs are known
+ * @param context - bad inputs, whether costs are known, and the stuck pattern
  */
 export function formatSummary(summary: ReplaySummary, context: SummaryContext): string {
   const lines = [`runs: ${count(summary.runs)}, stopped: ${count(summary.stopped)}, fault stops: ${count(summary.faultStops)}`];
@@ -67,9 +67,12 @@ export function formatSummary(summary: ReplaySummary, context: SummaryContext): 
       `healthy runs (resolved): ${count(healthy.runs)}, false stops: ${count(healthy.falseStops)}${share(healthy.falseStops, healthy.runs)}`,
     );
     const saved = stuck.saved;
+    // Unknown is not zero: runs that record no cost saved an unknown amount of it.
+    const cost = context.costKnown ? `$${saved.costUsd.toFixed(2)}` : 'cost unknown';
     lines.push(
-      `stuck runs (unresolved, ${printable(context.stuckStatus.source)}): ${count(stuck.runs)}, catches: ${count(stuck.catches)}${share(stuck.catches, stuck.runs)}, ` +
-        `saving ${count(saved.steps)} steps, ${count(saved.totalTokens)} tokens, ${context.costKnown ? `$${saved.costUsd.toFixed(2)}` : 'cost unknown'}`,
+      `stuck runs (unresolved, ${printable(context.stuckStatus.source)}): ${count(stuck.runs)}, ` +
+        `catches: ${count(stuck.catches)}${share(stuck.catches, stuck.runs)}, ` +
+        `saving ${count(saved.steps)} steps, ${count(saved.totalTokens)} tokens, ${cost}`,
     );
     lines.push(
       `ambiguous runs (other unresolved): ${count(ambiguous.runs)}, fault stops: ${count(ambiguous.faultStops)}${share(ambiguous.faultStops, ambiguous.runs)}`,
