@@ -1,6 +1,5 @@
 /** Writes eval/RESULTS.md from the summaries: figures only, never trace content. */
-import type { UsageTotals } from '../src/cli/step-usage.js';
-import type { ReplaySummary } from '../src/cli/summarize.js';
+import type { ReplaySummary, UsageTotals } from '../src/cli/replay.js';
 import type { Configuration } from './configurations.js';
 import { markdownTable } from './markdown-table.js';
 

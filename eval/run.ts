@@ -8,13 +8,9 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { formatInputError } from '../src/cli/input-error.js';
-import { readRuns } from '../src/cli/read-runs.js';
-import type { RecordedRun } from '../src/cli/recorded-run.js';
-import { replayRun } from '../src/cli/replay-run.js';
-import { labelRun } from '../src/cli/run-label.js';
-import { addUsage, emptyUsage } from '../src/cli/step-usage.js';
-import { summarize } from '../src/cli/summarize.js';
+import { formatInputError } from '../src/cli/report.js';
+import { readRuns, type RecordedRun } from '../src/cli/read-runs.js';
+import { addUsage, emptyUsage, labelRun, replayRun, summarize } from '../src/cli/replay.js';
 import { CONFIGURATIONS } from './configurations.js';
 import { formatResults, type SourceResults } from './format-results.js';
 

@@ -1,14 +1,11 @@
+import { printable } from '../guard/printable.js';
 import type { GuardOptions } from '../index.js';
-import type { CliIo } from './cli-io.js';
-import { formatJson } from './format-json.js';
-import { formatStopLine, formatSummary } from './format-text.js';
-import { formatInputError, type InputError } from './input-error.js';
-import { loadConfig } from './load-config.js';
-import { parseArguments } from './parse-arguments.js';
-import { readRuns } from './read-runs.js';
-import { replayRun, type RunReplay } from './replay-run.js';
-import { summarize } from './summarize.js';
-import { USAGE } from './usage.js';
+import { parseArguments, USAGE } from './arguments.js';
+import { loadConfig } from './config.js';
+import type { CliIo } from './io.js';
+import { DEFAULT_READ_LIMITS, readRuns, type ReadLimits } from './read-runs.js';
+import { createTally, replayRun } from './replay.js';
+import { formatInputError, jsonReport, MAX_LISTED_ERRORS, textReport } from './report.js';
 
 /** Exit status: every input read. */
 export const EXIT_OK = 0;
@@ -17,20 +14,30 @@ export const EXIT_BAD_INPUT = 1;
 /** Exit status: bad command line or config; nothing was replayed. */
 export const EXIT_USAGE = 2;
 
+/** How much of the input one line or document may be, and how many input errors the JSON report lists. */
+export interface ReplayLimits extends ReadLimits {
+  readonly maxListedErrors: number;
+}
+
+/** The limits the command uses; tests pass smaller ones. */
+export const DEFAULT_LIMITS: ReplayLimits = Object.freeze({ ...DEFAULT_READ_LIMITS, maxListedErrors: MAX_LISTED_ERRORS });
+
 /**
- * Runs the `agent-loopguard` command in-process.
+ * Runs the `agent-loopguard` command in-process. Runs are replayed and reported one at a time, so memory does not
+ * grow with their number.
  * @param argv - the arguments after the script path, e.g. `['replay', '--json', 'runs.jsonl']`
  * @param io - where output goes
+ * @param limits - caps on input and report size
  * @returns the exit status: 0 when every input was read, 1 when some line or file was bad, 2 for usage errors
  */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo, limits: ReplayLimits = DEFAULT_LIMITS): Promise<number> {
   const request = parseArguments(argv);
   if (request.kind === 'help') {
     io.stdout(USAGE);
     return EXIT_OK;
   }
   if (request.kind === 'usage-error') {
-    io.stderr(`agent-loopguard: ${request.message}\n\n${USAGE}`);
+    io.stderr(`agent-loopguard: ${printable(request.message)}\n\n${USAGE}`);
     return EXIT_USAGE;
   }
 
@@ -38,33 +45,29 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   if (request.config !== undefined) {
     const loaded = await loadConfig(request.config);
     if (loaded.error !== undefined) {
-      io.stderr(`agent-loopguard: ${loaded.error}\n`);
+      io.stderr(`agent-loopguard: ${printable(loaded.error)}\n`);
       return EXIT_USAGE;
     }
     options = loaded.options;
   }
 
-  const replays: RunReplay[] = [];
-  const errors: InputError[] = [];
-  let stopLines = 0;
+  const tally = createTally();
+  const report = request.json ? jsonReport(io, limits.maxListedErrors) : textReport(io, request.stuckStatus);
+  let badInputs = 0;
   for (const file of request.files) {
-    for await (const item of readRuns(file)) {
-      if (item.error !== undefined) {
-        errors.push(item.error);
+    for await (const item of readRuns(file, limits)) {
+      if (item.error === undefined) {
+        const replay = replayRun(item.run, options, request.stuckStatus);
+        tally.add(replay);
+        report.run(replay, item.run);
+      } else {
+        badInputs++;
         io.stderr(`${formatInputError(item.error)}\n`);
-        continue;
+        report.error(item.error);
       }
-      const replay = replayRun(item.run, options);
-      replays.push(replay);
-      if (!request.json && replay.stop !== null) {
-        io.stdout(formatStopLine(replay, replay.stop));
-        stopLines++;
-      }
+      await io.drained?.();
     }
   }
-
-  const summary = summarize(replays);
-  if (request.json) io.stdout(formatJson({ runs: replays, summary, errors }));
-  else io.stdout(`${stopLines > 0 ? '\n' : ''}${formatSummary(summary, errors.length)}`);
-  return errors.length > 0 ? EXIT_BAD_INPUT : EXIT_OK;
+  report.end(tally.summary());
+  return badInputs > 0 ? EXIT_BAD_INPUT : EXIT_OK;
 }

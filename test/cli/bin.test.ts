@@ -1,10 +1,12 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { USAGE } from '../../src/cli/usage.js';
-import { RUNS } from './fixture-paths.js';
+import { USAGE } from '../../src/cli/arguments.js';
+import { RUNS, useTempDir } from './support.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const at = useTempDir('loopguard-bin-');
 
 describe('the agent-loopguard bin', () => {
   it('passes the process arguments to main and sets the exit code from it', async () => {
@@ -18,8 +20,7 @@ describe('the agent-loopguard bin', () => {
       expect(stdout).not.toHaveBeenCalled();
       expect(stderr).toHaveBeenCalledTimes(1);
       const written = String(stderr.mock.calls[0]?.[0]);
-      expect(written.startsWith("agent-loopguard: Unknown option '--bogus'")).toBe(true);
-      expect(written.endsWith(`\n\n${USAGE}`)).toBe(true);
+      expect(written).toBe(`agent-loopguard: unknown option "--bogus"\n\n${USAGE}`);
     } finally {
       process.argv = argv;
       process.exitCode = undefined;
@@ -38,5 +39,20 @@ describe('the agent-loopguard bin', () => {
     const report = JSON.parse(result.stdout) as { runs: unknown[]; summary: { runs: number; stopped: number } };
     expect(report.runs).toHaveLength(5);
     expect(report.summary).toMatchObject({ runs: 5, stopped: 3 });
+  });
+
+  it('still prints the summary and exits 1 when stderr is closed (EPIPE) while it reports bad lines', async () => {
+    writeFileSync(at('bad.jsonl'), Array.from({ length: 2000 }, (_, i) => `not json ${String(i)}`).join('\n'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'replay', at('bad.jsonl'), RUNS], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr.destroy();
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stdout).toContain('\n\nruns: 5, stopped: 3, fault stops: 2\n');
+    expect(stdout.endsWith('\nbad input: 2,000 (reported on stderr)\n')).toBe(true);
   });
 });

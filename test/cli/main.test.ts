@@ -1,31 +1,22 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { USAGE } from '../../src/cli/usage.js';
-import { captureIo } from './capture-io.js';
-import { RUNS, SYNTHETIC } from './fixture-paths.js';
+import { describe, expect, it } from 'vitest';
+import { USAGE } from '../../src/cli/arguments.js';
+import { DEFAULT_LIMITS, main } from '../../src/cli/main.js';
+import { createGuard, isFault, type GuardOptions, type GuardStep } from '../../src/index.js';
+import { captureIo, RUNS, SYNTHETIC, useTempDir } from './support.js';
 
-let dir: string;
-const at = (name: string): string => join(dir, name);
+const at = useTempDir('loopguard-main-');
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loopguard-main-'));
-});
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(argv: string[], limits = DEFAULT_LIMITS): Promise<{ code: number; stdout: string; stderr: string }> {
   const capture = captureIo();
-  const code = await main(argv, capture.io);
+  const code = await main(argv, capture.io, limits);
   return { code, stdout: capture.stdout(), stderr: capture.stderr() };
 }
 
 interface JsonRun {
   id: string;
+  afterStop?: Record<string, number | null>;
   file: string;
   line: number | null;
   steps: number;
@@ -51,7 +42,7 @@ describe('agent-loopguard replay, text output', () => {
         'stops by code: FINISH_TERMINAL 1, MAX_STEPS 1, NO_PROGRESS 1, REPEATED_TOOL_CALL 1',
         'median stop step: 5.5',
         'healthy runs (resolved): 3, false stops: 1 (33.3%)',
-        'stuck runs (unresolved, exit_cost): 2, catches: 1 (50.0%), saving 2 steps, 2,200 tokens, $0.02',
+        'stuck runs (unresolved, exit_cost|max_steps|too_many_errors): 2, catches: 1 (50.0%), saving 2 steps, 2,200 tokens, $0.02',
         'ambiguous runs (other unresolved): 2, fault stops: 1 (50.0%)',
         '',
       ].join('\n'),
@@ -63,6 +54,26 @@ describe('agent-loopguard replay, text output', () => {
     const result = await run(['replay', at('plain.jsonl')]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('runs: 1, stopped: 0, fault stops: 0\nstops by code: none\nmedian stop step: -\n');
+  });
+});
+
+describe('agent-loopguard replay, hostile text', () => {
+  it('keeps every stop line on one line whatever the run id and tool name hold, and escapes file names on stderr', async () => {
+    const call = { toolCalls: [{ name: 'bash\nevil  step 1/1  FAKE', args: {} }] };
+    writeFileSync(at('hostile.jsonl'), `${JSON.stringify({ id: 'run\n\u001b[31mred', steps: [call, call, call] })}\n`);
+    writeFileSync(at('bad\nname.jsonl'), 'null\n');
+    const result = await run(['replay', at('hostile.jsonl'), at('bad\nname.jsonl')]);
+    expect(result.code).toBe(1);
+    const [stopLine, blank] = result.stdout.split('\n');
+    expect(stopLine).toMatch(/^run\\n\\u001b\[31mred {2}step 3\/3 {2}REPEATED_TOOL_CALL {2}The model called "bash\\nevil {2}step 1\/1 {2}FAKE"/);
+    expect(blank).toBe('');
+    expect(result.stderr).toBe(`${at('bad\\nname.jsonl')}:1: expected a run object with a "steps" array, got null\n`);
+    expect(result.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('escapes the command line it quotes in a usage error', async () => {
+    const result = await run(['replay', '--\u001b[2J', RUNS]);
+    expect(result.stderr.startsWith('agent-loopguard: unknown option "--\\u001b[2J"\n\n')).toBe(true);
   });
 });
 
@@ -145,6 +156,23 @@ describe('agent-loopguard replay --json', () => {
   });
 });
 
+describe('agent-loopguard replay --json, usage figures', () => {
+  it('writes the saved usage of huge figures as the largest finite number, never null', async () => {
+    const step = { text: 'a', usage: { inputTokens: 1e308, outputTokens: 1, costUsd: 1e308 } };
+    writeFileSync(at('huge.jsonl'), `${JSON.stringify({ id: 'huge', steps: [{ text: 'first' }, step, step] })}\n`);
+    writeFileSync(at('one-step.json'), JSON.stringify({ maxSteps: 1 }));
+    const result = await run(['replay', '--json', '--config', at('one-step.json'), at('huge.jsonl')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('"inputTokens": 1.7976931348623157e+308');
+    expect(result.stdout).not.toContain('null,\n        "outputTokens"');
+    const report = JSON.parse(result.stdout) as { runs: JsonRun[] };
+    expect(report.runs[0]).toMatchObject({
+      stop: { index: 0, code: 'MAX_STEPS' },
+      afterStop: { steps: 2, inputTokens: Number.MAX_VALUE, outputTokens: 2, totalTokens: Number.MAX_VALUE, costUsd: Number.MAX_VALUE },
+    });
+  });
+});
+
 describe('agent-loopguard replay --config', () => {
   it('replays with the options of the file', async () => {
     writeFileSync(at('guard.json'), JSON.stringify({ maxSteps: false, repeatedToolCall: { threshold: 5 } }));
@@ -177,6 +205,18 @@ describe('agent-loopguard replay --config', () => {
     expect(result.stderr).toBe(
       `agent-loopguard: ${at('bad-threshold.json')}: option "repeatedToolCall.threshold" must be an integer of at least 2, got 1.\n`,
     );
+  });
+
+  it('exits 2 on a config that would blow up the guard, a function option, or a file name with a newline, and replays nothing', async () => {
+    writeFileSync(at('huge-period.json'), JSON.stringify({ oscillation: { maxPeriod: 1e9 } }));
+    writeFileSync(at('now.json'), JSON.stringify({ now: 0 }));
+    writeFileSync(at('bad\nname.json'), '[');
+    for (const config of [at('huge-period.json'), at('now.json'), at('bad\nname.json')]) {
+      const result = await run(['replay', '--config', config, RUNS]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')).toHaveLength(2);
+    }
   });
 
   it('rejects unknown options', async () => {
@@ -238,10 +278,71 @@ describe('agent-loopguard replay, bad input', () => {
   });
 });
 
+describe('agent-loopguard replay --stuck-status', () => {
+  const outcomes = [
+    { id: 'cost', outcome: { resolved: false, exitStatus: 'submitted (exit_cost)' } },
+    { id: 'steps', outcome: { resolved: false, exitStatus: 'max_steps' } },
+    { id: 'errors', outcome: { resolved: false, exitStatus: 'too_many_errors' } },
+    { id: 'user', outcome: { resolved: false, exitStatus: 'user_stop' } },
+  ];
+  const labels = async (...flags: string[]): Promise<(string | null)[]> => {
+    writeFileSync(at('statuses.jsonl'), outcomes.map((run) => JSON.stringify({ ...run, steps: [{ text: 'a' }] })).join('\n'));
+    const result = await run(['replay', '--json', ...flags, at('statuses.jsonl')]);
+    expect(result.code).toBe(0);
+    return (JSON.parse(result.stdout) as { runs: { label: string | null }[] }).runs.map((r) => r.label);
+  };
+
+  it('calls exit_cost, max_steps and too_many_errors stuck by default', async () => {
+    expect(await labels()).toEqual(['stuck', 'stuck', 'stuck', 'ambiguous']);
+  });
+
+  it('uses the pattern given, and names it in the text summary', async () => {
+    expect(await labels('--stuck-status', 'exit_cost')).toEqual(['stuck', 'ambiguous', 'ambiguous', 'ambiguous']);
+    expect(await labels('--stuck-status=user_stop|max_steps')).toEqual(['ambiguous', 'stuck', 'ambiguous', 'stuck']);
+    const text = await run(['replay', '--stuck-status', 'user_stop', at('statuses.jsonl')]);
+    expect(text.stdout).toContain('\nstuck runs (unresolved, user_stop): 1, catches: 0 (0.0%), saving 0 steps, 0 tokens, cost unknown\n');
+  });
+
+  it('exits 2 on a pattern that is not a regular expression, and replays nothing', async () => {
+    const result = await run(['replay', '--stuck-status', '(', RUNS]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `agent-loopguard: option "--stuck-status" needs a valid REGEX: Invalid regular expression: /(/: Unterminated group\n\n${USAGE}`,
+    );
+  });
+});
+
+describe('agent-loopguard replay, limits', () => {
+  it('uses the documented caps by default', () => {
+    expect(DEFAULT_LIMITS).toEqual({ maxLineBytes: 64 * 1024 * 1024, maxDocumentBytes: 64 * 1024 * 1024, maxListedErrors: 1000 });
+  });
+
+  it('reports a line or document past its cap, lists errors up to the cap on stdout, and every one on stderr', async () => {
+    const long = JSON.stringify({ id: 'long', steps: [{ text: 'x'.repeat(5000) }] });
+    writeFileSync(at('capped.jsonl'), ['nope', long, 'nope', readFileSync(SYNTHETIC, 'utf8')].join('\n'));
+    writeFileSync(at('capped.json.gz'), gzipSync(JSON.stringify([{ text: 'y'.repeat(400) }])));
+    const limits = { maxLineBytes: 4096, maxDocumentBytes: 256, maxListedErrors: 2 };
+    const result = await run(['replay', '--json', at('capped.jsonl'), at('capped.json.gz')], limits);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n').map((line) => line.replace(/^.*?(:\d+)?: (not valid JSON).*$/, '$1 $2').replace(/^.*?(:\d+)?: /, '$1 '))).toEqual([
+      ':1 not valid JSON',
+      ':2 line longer than 4096 bytes',
+      ':3 not valid JSON',
+      ' document larger than 256 bytes',
+      '',
+    ]);
+    const report = JSON.parse(result.stdout) as { runs: JsonRun[]; errors: { line: number | null }[]; errorsNotListed: number };
+    expect(report.runs.map((r) => r.id)).toEqual(['synthetic/stuck-repeat', 'synthetic/stuck-varied']);
+    expect(report.errors.map((e) => e.line)).toEqual([1, 2]);
+    expect(report.errorsNotListed).toBe(2);
+  });
+});
+
 describe('agent-loopguard usage', () => {
   it.each([
-    [['replay', '--jsn', RUNS], "Unknown option '--jsn'"],
-    [['replay', '--config'], "Option '-c, --config <value>' argument missing"],
+    [['replay', '--jsn', RUNS], 'unknown option "--jsn"'],
+    [['replay', '--config'], 'option "--config" needs a FILE'],
     [[], 'missing command: expected "replay"'],
     [['replay'], 'replay needs at least one FILE'],
     [['check', RUNS], 'unknown command "check": expected "replay"'],
@@ -257,5 +358,66 @@ describe('agent-loopguard usage', () => {
   it.each([[['--help']], [['-h']], [['replay', '--help', RUNS]]])('prints the usage for %j and exits 0', async (argv) => {
     const result = await run(argv);
     expect(result).toEqual({ code: 0, stdout: USAGE, stderr: '' });
+  });
+});
+
+
+interface Run {
+  id: string;
+  steps: GuardStep[];
+}
+
+function readRunsByHand(file: string): Run[] {
+  return readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Run);
+}
+
+/** The replay done by hand, straight through the public API. */
+function replayByHand(run: Run, options?: GuardOptions): { id: string; stop: object | null } {
+  const guard = createGuard(options);
+  for (const [index, step] of run.steps.entries()) {
+    const verdict = guard.check(step);
+    if (verdict.stop) {
+      return {
+        id: run.id,
+        stop: { index, reason: verdict.reason, code: verdict.code, fault: isFault(verdict), detail: verdict.detail },
+      };
+    }
+  }
+  return { id: run.id, stop: null };
+}
+
+async function replayByCommand(argv: string[]): Promise<{ id: string; stop: object | null }[]> {
+  const capture = captureIo();
+  expect(await main(['replay', '--json', ...argv], capture.io)).toBe(0);
+  const report = JSON.parse(capture.stdout()) as { runs: { id: string; stop: object | null }[] };
+  return report.runs.map(({ id, stop }) => ({ id, stop }));
+}
+
+const runs = [...readRunsByHand(RUNS), ...readRunsByHand(SYNTHETIC)];
+const configs: [string, GuardOptions | undefined][] = [
+  ['the defaults', undefined],
+  ['maxSteps off, repeat threshold 2', { maxSteps: false, repeatedToolCall: { threshold: 2 } }],
+  ['only oscillation', { maxSteps: false, repeatedToolCall: false, noProgress: false, finishReason: false, oscillation: { repeats: 2 } }],
+  ['a token budget', { maxSteps: false, budget: { maxTotalTokens: 60_000 } }],
+];
+
+describe('replay agrees run by run with createGuard', () => {
+  it.each(configs)('with %s', async (_name, options) => {
+    const argv = [RUNS, SYNTHETIC];
+    if (options !== undefined) {
+      const config = at('agreement-guard.json');
+      writeFileSync(config, JSON.stringify(options));
+      argv.unshift('--config', config);
+    }
+    const byCommand = await replayByCommand(argv);
+    const byHand = runs.map((run) => replayByHand(run, options));
+    expect(byCommand).toHaveLength(7);
+    expect(byCommand).toEqual(byHand);
+    // Each config is worth checking only if it stops some runs and lets others through.
+    expect(byHand.some((r) => r.stop === null)).toBe(true);
+    expect(byHand.some((r) => r.stop !== null)).toBe(true);
   });
 });

@@ -1,30 +1,31 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunOrError } from '../../src/cli/run-or-error.js';
-import { readRuns } from '../../src/cli/read-runs.js';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_READ_LIMITS,
+  decodeUtf8,
+  MAX_DOCUMENT_BYTES,
+  MAX_LINE_BYTES,
+  readCapped,
+  readRuns,
+  splitLines,
+  toRecordedRun,
+  type ReadLimits,
+  type RunOrError,
+} from '../../src/cli/read-runs.js';
+import { useTempDir } from './support.js';
 
-let dir: string;
-const at = (name: string): string => join(dir, name);
+const at = useTempDir('loopguard-read-');
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loopguard-read-'));
-});
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function read(file: string): Promise<RunOrError[]> {
+async function read(file: string, limits?: ReadLimits): Promise<RunOrError[]> {
   const items: RunOrError[] = [];
-  for await (const item of readRuns(file)) items.push(item);
+  for await (const item of readRuns(file, limits)) items.push(item);
   return items;
 }
 
 /** Each item as [id, line] for a run, or [line, message] for an error. */
-async function outline(file: string): Promise<(string | number | null)[][]> {
-  return (await read(file)).map((item) =>
+async function outline(file: string, limits?: ReadLimits): Promise<(string | number | null)[][]> {
+  return (await read(file, limits)).map((item) =>
     item.run === undefined ? ['error', item.error.line, item.error.message] : [item.run.id, item.run.line],
   );
 }
@@ -157,9 +158,18 @@ describe('readRuns on .json documents', () => {
   });
 
   it('reports invalid JSON without a line when the parser gives no position', async () => {
+    writeFileSync(at('cut.json'), '[');
+    const [item] = await read(at('cut.json'));
+    expect(item?.error).toEqual({ file: at('cut.json'), line: null, message: 'not valid JSON: Unexpected end of JSON input' });
+  });
+
+  it('reads an empty or white-space-only document as no runs, as an empty JSON-lines file', async () => {
     writeFileSync(at('empty-file.json'), '');
-    const [item] = await read(at('empty-file.json'));
-    expect(item?.error).toEqual({ file: at('empty-file.json'), line: null, message: 'not valid JSON: Unexpected end of JSON input' });
+    writeFileSync(at('blank.json.gz'), gzipSync('\uFEFF \r\n\t\n'));
+    writeFileSync(at('empty-file.jsonl'), '');
+    expect(await read(at('empty-file.json'))).toEqual([]);
+    expect(await read(at('blank.json.gz'))).toEqual([]);
+    expect(await read(at('empty-file.jsonl'))).toEqual([]);
   });
 
   it('reads gzip-compressed documents and reports ones that cannot be read', async () => {
@@ -168,5 +178,140 @@ describe('readRuns on .json documents', () => {
     expect(await outline(at('steps.json.gz'))).toEqual([[at('steps.json.gz'), null]]);
     expect(await outline(at('bad.json.gz'))).toEqual([['error', null, 'cannot read: incorrect header check']]);
     expect(String((await outline(at('none.json')))[0]?.[2])).toMatch(/^cannot read: ENOENT/);
+  });
+});
+
+const place = { file: 'runs.jsonl', line: 7, fallbackId: 'runs.jsonl:7' };
+
+/** Small caps, so the tests need no 64 MiB files. */
+const SMALL: ReadLimits = { maxLineBytes: 1024, maxDocumentBytes: 2048 };
+const INVALID_UTF8 = Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]); // {"id":"\xff"}
+
+describe('the read limits', () => {
+  it('default to 64 MiB a line and 64 MiB a document, as documented', () => {
+    expect(MAX_LINE_BYTES).toBe(67_108_864);
+    expect(MAX_DOCUMENT_BYTES).toBe(67_108_864);
+    expect(DEFAULT_READ_LIMITS).toEqual({ maxLineBytes: MAX_LINE_BYTES, maxDocumentBytes: MAX_DOCUMENT_BYTES });
+  });
+
+  it('report a line longer than the cap by number, skip it, and read the lines after it', async () => {
+    const long = JSON.stringify({ id: 'long', steps: [{ text: 'x'.repeat(1100) }] });
+    const atCap = JSON.stringify({ id: 'at-cap', steps: [{ text: 'y'.repeat(1024 - 40) }] }).padEnd(1024, ' ');
+    expect(Buffer.byteLength(atCap)).toBe(1024);
+    writeFileSync(at('long.jsonl'), [line('one'), long, atCap, `${atCap} `, line('five')].join('\n'));
+    expect(await outline(at('long.jsonl'), SMALL)).toEqual([
+      ['one', 1],
+      ['error', 2, 'line longer than 1024 bytes'],
+      ['at-cap', 3],
+      ['error', 4, 'line longer than 1024 bytes'],
+      ['five', 5],
+    ]);
+  });
+
+  it('report a last line longer than the cap that has no newline after it', async () => {
+    writeFileSync(at('long-end.jsonl.gz'), gzipSync(`${line('one')}\n${'z'.repeat(5000)}`));
+    expect(await outline(at('long-end.jsonl.gz'), SMALL)).toEqual([
+      ['one', 1],
+      ['error', 2, 'line longer than 1024 bytes'],
+    ]);
+  });
+
+  it('report a line that is not UTF-8 instead of replacing its bytes, and go on', async () => {
+    writeFileSync(at('latin1.jsonl'), Buffer.concat([Buffer.from(`${line('one')}\n`), INVALID_UTF8, Buffer.from(`\n${line('three')}\n`)]));
+    expect(await outline(at('latin1.jsonl'))).toEqual([
+      ['one', 1],
+      ['error', 2, 'not valid UTF-8'],
+      ['three', 3],
+    ]);
+  });
+
+  it('report a document larger than the cap, plain or gzip-compressed (a small gzip bomb), as that file\'s error', async () => {
+    const steps = Array.from({ length: 200 }, () => ({ text: 'same' }));
+    writeFileSync(at('big.json'), JSON.stringify(steps));
+    const bomb = gzipSync(Buffer.alloc(10 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(20_000);
+    writeFileSync(at('bomb.json.gz'), bomb);
+    expect(await outline(at('big.json'), SMALL)).toEqual([['error', null, 'document larger than 2048 bytes']]);
+    expect(await outline(at('bomb.json.gz'), SMALL)).toEqual([['error', null, 'document larger than 2048 bytes']]);
+    expect(await outline(at('big.json'))).toEqual([[at('big.json'), null]]);
+  });
+
+  it('report a document that is not UTF-8', async () => {
+    writeFileSync(at('latin1.json'), INVALID_UTF8);
+    expect(await outline(at('latin1.json'))).toEqual([['error', null, 'not valid UTF-8']]);
+  });
+});
+
+describe('splitLines', () => {
+  async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
+    for (const part of parts) yield Buffer.from(part);
+    await Promise.resolve();
+  }
+  async function lines(limit: number, ...parts: string[]): Promise<(string | null)[]> {
+    const found: (string | null)[] = [];
+    for await (const bytes of splitLines(chunks(...parts), limit)) found.push(bytes === null ? null : Buffer.from(bytes).toString());
+    return found;
+  }
+
+  it('joins lines split across chunks and splits chunks holding several lines', async () => {
+    expect(await lines(100, 'ab', 'c\nde', '', 'f\n\ng', 'h')).toEqual(['abc', 'def', '', 'gh']);
+    expect(await lines(100, 'a\r\n', '\n')).toEqual(['a\r', '']);
+    expect(await lines(100)).toEqual([]);
+  });
+
+  it('counts a line against the cap across chunks, and starts afresh after it', async () => {
+    expect(await lines(3, 'ab', 'c\n', 'ab', 'cd', 'e\nxyz')).toEqual(['abc', null, 'xyz']);
+    expect(await lines(3, 'abcd')).toEqual([null]);
+  });
+});
+
+describe('readCapped and decodeUtf8', () => {
+  it('give the bytes up to the cap, and null past it', async () => {
+    writeFileSync(at('four.txt'), 'abcd');
+    expect(String(await readCapped(at('four.txt'), false, 4))).toBe('abcd');
+    expect(await readCapped(at('four.txt'), false, 3)).toBeNull();
+  });
+
+  it('decode UTF-8 without its byte-order mark, and refuse anything else', () => {
+    expect(decodeUtf8(Buffer.from('\uFEFFé'))).toBe('é');
+    expect(decodeUtf8(INVALID_UTF8)).toBeUndefined();
+  });
+});
+
+describe('toRecordedRun', () => {
+  it('keeps id, outcome and steps, and records where the run was read', () => {
+    const steps = [{ text: 'a' }, { toolCalls: [] }];
+    expect(toRecordedRun({ id: 'r1', outcome: { resolved: true, exitStatus: 'Submitted' }, steps, extra: 1 }, place)).toEqual({
+      id: 'r1',
+      file: 'runs.jsonl',
+      line: 7,
+      outcome: { resolved: true, exitStatus: 'Submitted' },
+      steps,
+    });
+  });
+
+  it('uses the fallback id, turns a numeric id into text, and reads absent or null outcome fields as null', () => {
+    expect(toRecordedRun({ steps: [] }, place)).toMatchObject({ id: 'runs.jsonl:7', outcome: null });
+    expect(toRecordedRun({ id: 12, steps: [], outcome: null }, place)).toMatchObject({ id: '12', outcome: null });
+    expect(toRecordedRun({ steps: [], outcome: {} }, place)).toMatchObject({ outcome: { resolved: null, exitStatus: null } });
+    expect(toRecordedRun({ steps: [], outcome: { resolved: false, exitStatus: null } }, place)).toMatchObject({
+      outcome: { resolved: false, exitStatus: null },
+    });
+  });
+
+  it.each([
+    [null, 'expected a run object with a "steps" array, got null'],
+    [[1], 'expected a run object with a "steps" array, got an array'],
+    ['run', 'expected a run object with a "steps" array, got a string'],
+    [{}, '"steps" must be an array, got undefined'],
+    [{ steps: {} }, '"steps" must be an array, got an object'],
+    [{ steps: [{}, 3] }, 'step 1 must be an object, got a number'],
+    [{ steps: [[]] }, 'step 0 must be an object, got an array'],
+    [{ steps: [], id: true }, '"id" must be a string, got a boolean'],
+    [{ steps: [], outcome: 'ok' }, '"outcome" must be an object, got a string'],
+    [{ steps: [], outcome: { resolved: 'yes' } }, '"outcome.resolved" must be true, false or null, got a string'],
+    [{ steps: [], outcome: { resolved: true, exitStatus: 3 } }, '"outcome.exitStatus" must be a string or null, got a number'],
+  ])('rejects %j: %s', (value, message) => {
+    expect(toRecordedRun(value, place)).toBe(message);
   });
 });
