@@ -1,0 +1,780 @@
+/**
+ * A reference guard: the documented semantics written the slow, obvious way, for the differential test
+ * (`test/guard/differential.test.ts`). It keeps every recorded step and works out each detector's answer again from
+ * the whole list at every check, so there is no incremental state, ring, window bookkeeping or hashing to get wrong.
+ * Only what a later step cannot change is settled when a step comes in: whether it was stalled, and the exact running
+ * sums of its budget figures (exact addition gives the same whatever the grouping).
+ *
+ * It shares no code with `src/` beyond the public `canonicalize`, which the README names as the comparison primitive.
+ * Canonical forms are compared in full here; the guard compares long ones by length and hash, which agrees barring
+ * hash collisions.
+ *
+ * Where the README speaks, this follows the README. Where it is silent (summary state shapes, detail sentences, the
+ * handling of oddities it does not mention), this follows what the guard does today, and says so next to the code.
+ * The places where the two are known to disagree are listed in the differential test, with reproducers.
+ */
+import {
+  canonicalize,
+  type BudgetLimit,
+  type BudgetMetric,
+  type CustomDetector,
+  type Guard,
+  type GuardOptions,
+  type GuardStep,
+  type GuardSummary,
+  type GuardToolCall,
+  type GuardUsage,
+  type GuardWarning,
+  type JsonValue,
+  type OtherPolicy,
+  type StopReason,
+  type StopVerdict,
+  type Verdict,
+} from '../../src/index.js';
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Exact decimal arithmetic: budget totals add the figures as the decimals they print as (ten steps of 0.1 make 1).
+
+/** A decimal number: `coefficient × 10^exponent`, held exactly. */
+interface Decimal {
+  readonly coefficient: bigint;
+  readonly exponent: number;
+}
+
+/**
+ * The decimal a number reads as: its shortest round-trip text (`String(0.1)` is `0.1`), not its binary expansion.
+ * @param value - a finite number
+ */
+function decimalOf(value: number): Decimal {
+  const text = String(value);
+  const [mantissa = '0', exponentText] = text.split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  return { coefficient: BigInt(whole + fraction), exponent: Number(exponentText ?? '0') - fraction.length };
+}
+
+/** `left + right`, exactly. */
+function addDecimals(left: Decimal, right: Decimal): Decimal {
+  const exponent = Math.min(left.exponent, right.exponent);
+  const scale = (decimal: Decimal): bigint => decimal.coefficient * 10n ** BigInt(decimal.exponent - exponent);
+  return { coefficient: scale(left) + scale(right), exponent };
+}
+
+/** `left × right`, exactly. */
+function multiplyDecimals(left: Decimal, right: Decimal): Decimal {
+  return { coefficient: left.coefficient * right.coefficient, exponent: left.exponent + right.exponent };
+}
+
+/**
+ * The double nearest to a decimal (number parsing rounds correctly), stopping at the largest finite number so a total
+ * stays writable as JSON.
+ */
+function nearestDouble(decimal: Decimal): number {
+  const value = Number(`${String(decimal.coefficient)}e${String(decimal.exponent)}`);
+  return Math.min(value, Number.MAX_VALUE);
+}
+
+
+/**
+ * The sum of figures as decimals add, as the nearest double: ten figures of 0.1 make 1.
+ * @param figures - finite numbers
+ */
+export function decimalSum(figures: readonly number[]): number {
+  return nearestDouble(figures.map(decimalOf).reduce(addDecimals, decimalOf(0)));
+}
+
+/**
+ * `left × right` as decimals multiply, as the nearest double: a `warnAt` of 0.1 on a limit of 3 is 0.3.
+ * @param left - a finite number
+ * @param right - a finite number
+ */
+export function decimalProduct(left: number, right: number): number {
+  return nearestDouble(multiplyDecimals(decimalOf(left), decimalOf(right)));
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Reading a step.
+
+/** What the README promises about a step that could not be read: anything that throws reads as missing. */
+function readField(target: unknown, key: string): unknown {
+  if (target === null || (typeof target !== 'object' && typeof target !== 'function')) return undefined;
+  try {
+    return (target as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A number the README calls usable: finite and not negative. */
+function usable(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+// Items read from one tool-call array. The README is silent on a cap; the guard stops at this many, so this does too.
+const MAX_TOOL_CALLS = 10_000;
+
+function itemsOf(list: readonly unknown[]): unknown[] {
+  const items: unknown[] = [];
+  const count = Math.min(list.length, MAX_TOOL_CALLS);
+  for (let index = 0; index < count; index++) {
+    try {
+      items.push(list[index]);
+    } catch {
+      items.push(undefined);
+    }
+  }
+  return items;
+}
+
+/** Evidence previews are cut at 120 characters, the cut marked with an ellipsis. */
+function preview(text: string): string {
+  return text.length <= 120 ? text : `${text.slice(0, 119)}…`;
+}
+
+/** Lower-cased, whitespace runs collapsed to one space, trimmed. */
+function normalizeText(text: string | undefined): string {
+  if (text === undefined) return '';
+  return text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .join(' ');
+}
+
+/** Trimmed, lower-cased, `_` turned into `-`. */
+function normalizeFinishReason(reason: string): string {
+  return reason.trim().toLowerCase().split('_').join('-');
+}
+
+/** A tool call with what the detectors compare, in full canonical text. */
+interface RecordedCall {
+  readonly name: string;
+  /** The tool name plus the canonical arguments. */
+  readonly signature: string;
+  /** The signature plus the canonical result and error, each only when given. */
+  readonly outcome: string;
+  readonly argsPreview: string;
+  /** The call has an error that is neither `null` nor `undefined`. */
+  readonly failed: boolean;
+  readonly stepIndex: number;
+}
+
+/** A step as the reference remembers it: the sanitised copy history shows, and its calls. */
+interface RecordedStep {
+  readonly step: GuardStep;
+  readonly calls: readonly RecordedCall[];
+  readonly normalizedText: string;
+  readonly finishReason: string | undefined;
+  /**
+   * The exact sums of what this step and every earlier one of the run. Exact addition does not depend on
+   * order or grouping, so carrying them along gives what adding every step up again would, without the cost.
+   */
+  readonly sums: Readonly<Record<BudgetMetric, Decimal>>;
+  /**
+   * None of the step's outcomes is new: each was produced by an earlier step that is remembered (every earlier step
+   * of the run, or with `historyLimit` only the last that many). A step without calls always is. Later steps cannot
+   * change this, so it is settled when the step comes in.
+   */
+  readonly stalled: boolean;
+}
+
+function recordCall(raw: unknown, stepIndex: number): { call: GuardToolCall; recorded: RecordedCall } | undefined {
+  const name = readField(raw, 'name');
+  if (typeof name !== 'string') return undefined;
+  const args = readField(raw, 'args');
+  const result = readField(raw, 'result');
+  const error = readField(raw, 'error');
+  const failed = error !== undefined && error !== null;
+  const argsForm = canonicalize(args);
+  // JSON arrays keep the parts apart whatever characters they hold; `null` marks a part that was not given.
+  const signature = JSON.stringify([name, argsForm]);
+  const outcome = JSON.stringify([
+    name,
+    argsForm,
+    result === undefined ? null : canonicalize(result),
+    failed ? canonicalize(error) : null,
+  ]);
+  const call: { name: string; args?: unknown; result?: unknown; error?: unknown } = { name };
+  if (args !== undefined) call.args = args;
+  if (result !== undefined) call.result = result;
+  if (error !== undefined) call.error = error;
+  return {
+    call: Object.freeze(call),
+    recorded: { name, signature, outcome, argsPreview: preview(argsForm), failed, stepIndex },
+  };
+}
+
+/**
+ * Reads a step the way the README describes, once, and works out what later checks need to know about it.
+ * @param earlier - the run's steps before this one
+ * @param window - `historyLimit`, if set
+ */
+function recordStep(raw: unknown, earlier: readonly RecordedStep[], window: number | undefined): RecordedStep {
+  const stepIndex = earlier.length;
+  const previous = earlier.at(-1);
+  const step: {
+    toolCalls?: readonly GuardToolCall[];
+    text?: string;
+    finishReason?: string;
+    usage?: GuardUsage;
+    durationMs?: number;
+    timestamp?: number;
+  } = {};
+  const calls: RecordedCall[] = [];
+
+  const rawCalls = readField(raw, 'toolCalls');
+  // The README: "a `toolCalls` that is not an array" is dropped.
+  if (Array.isArray(rawCalls)) {
+    const toolCalls: GuardToolCall[] = [];
+    for (const item of itemsOf(rawCalls)) {
+      const read = recordCall(item, stepIndex);
+      if (read === undefined) continue;
+      toolCalls.push(read.call);
+      calls.push(read.recorded);
+    }
+    step.toolCalls = Object.freeze(toolCalls);
+  }
+
+  const text = readField(raw, 'text');
+  if (typeof text === 'string') step.text = text;
+  const finishReason = readField(raw, 'finishReason');
+  if (typeof finishReason === 'string') step.finishReason = finishReason;
+
+  const rawUsage = readField(raw, 'usage');
+  // The README is silent on a usage that is an object without usable figures (an array is one); the guard keeps it
+  // as `{}`, so this does too. A function is not an object here either.
+  if (rawUsage !== null && typeof rawUsage === 'object') {
+    const usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number; costUsd?: number } = {};
+    for (const key of ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'] as const) {
+      const value = readField(rawUsage, key);
+      if (usable(value)) usage[key] = value;
+    }
+    step.usage = Object.freeze(usage);
+  }
+
+  const durationMs = readField(raw, 'durationMs');
+  if (usable(durationMs)) step.durationMs = durationMs;
+  const timestamp = readField(raw, 'timestamp');
+  // The README: only numbers "that are finite and not negative" are kept.
+  if (usable(timestamp)) step.timestamp = timestamp;
+
+  const usage = step.usage;
+  const input = decimalOf(usage?.inputTokens ?? 0);
+  const output = decimalOf(usage?.outputTokens ?? 0);
+  // What the step adds to each budget total, as exact decimals.
+  const figures: Record<BudgetMetric, Decimal> = {
+    inputTokens: input,
+    outputTokens: output,
+    // A step without `totalTokens` adds its input plus output.
+    totalTokens: usage?.totalTokens === undefined ? addDecimals(input, output) : decimalOf(usage.totalTokens),
+    costUsd: decimalOf(usage?.costUsd ?? 0),
+    durationMs: decimalOf(step.durationMs ?? 0),
+  };
+  const sum = (metric: BudgetMetric): Decimal =>
+    previous === undefined ? figures[metric] : addDecimals(previous.sums[metric], figures[metric]);
+
+  const remembered = earlier.slice(window === undefined ? 0 : Math.max(0, stepIndex - window));
+  const seen = new Set(remembered.flatMap((recorded) => recorded.calls.map((call) => call.outcome)));
+
+  return {
+    step: Object.freeze(step),
+    calls,
+    stalled: calls.every((call) => seen.has(call.outcome)),
+    normalizedText: normalizeText(step.text),
+    finishReason: step.finishReason,
+    sums: {
+      inputTokens: sum('inputTokens'),
+      outputTokens: sum('outputTokens'),
+      totalTokens: sum('totalTokens'),
+      costUsd: sum('costUsd'),
+      durationMs: sum('durationMs'),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Options, with the README's defaults.
+
+interface BudgetRule {
+  readonly metric: BudgetMetric;
+  readonly code: string;
+  readonly label: string;
+  readonly limit: number;
+  readonly warnAt: number | undefined;
+}
+
+interface ReferenceOptions {
+  readonly maxSteps: number | false;
+  readonly repeatedToolCall: { threshold: number; requireIdenticalResults: boolean; ignoreErrors: boolean } | false;
+  readonly oscillation: { maxPeriod: number; repeats: number } | false;
+  readonly noProgress: { threshold: number } | false;
+  readonly finishReason: { terminal: readonly string[]; otherPolicy: OtherPolicy } | false;
+  readonly budget: readonly BudgetRule[] | false;
+  readonly custom: readonly CustomDetector[];
+  readonly now: () => number;
+  readonly historyLimit: number | undefined;
+}
+
+/** Budget options in the order the README checks them. */
+const BUDGET_ORDER = [
+  { option: 'maxTotalTokens', metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', label: 'Total tokens' },
+  { option: 'maxInputTokens', metric: 'inputTokens', code: 'BUDGET_INPUT_TOKENS', label: 'Input tokens' },
+  { option: 'maxOutputTokens', metric: 'outputTokens', code: 'BUDGET_OUTPUT_TOKENS', label: 'Output tokens' },
+  { option: 'maxCostUsd', metric: 'costUsd', code: 'BUDGET_COST_USD', label: 'Cost in USD' },
+  { option: 'maxDurationMs', metric: 'durationMs', code: 'BUDGET_DURATION_MS', label: 'Duration in ms' },
+] as const;
+
+/** Reads options the differential test builds (always valid ones: option checking has tests of its own). */
+function readOptions(options: GuardOptions): ReferenceOptions {
+  const repeated = options.repeatedToolCall;
+  const oscillation = options.oscillation;
+  const noProgress = options.noProgress;
+  const finish = options.finishReason;
+  const budget = options.budget;
+  const custom = options.custom;
+  return {
+    maxSteps: options.maxSteps ?? 50,
+    repeatedToolCall:
+      repeated === false
+        ? false
+        : {
+            threshold: repeated?.threshold ?? 3,
+            requireIdenticalResults: repeated?.requireIdenticalResults ?? false,
+            ignoreErrors: repeated?.ignoreErrors ?? false,
+          },
+    oscillation: oscillation === false ? false : { maxPeriod: oscillation?.maxPeriod ?? 3, repeats: oscillation?.repeats ?? 3 },
+    noProgress: noProgress === false ? false : { threshold: noProgress?.threshold ?? 3 },
+    finishReason:
+      finish === false
+        ? false
+        : {
+            terminal: (finish?.terminal ?? ['stop', 'length', 'content-filter', 'error']).map(normalizeFinishReason),
+            otherPolicy: finish?.otherPolicy ?? 'stop-if-text-only',
+          },
+    budget:
+      budget === false
+        ? false
+        : BUDGET_ORDER.flatMap(({ option, metric, code, label }) => {
+            const given: BudgetLimit | undefined = budget?.[option];
+            if (given === undefined) return [];
+            const limit = typeof given === 'number' ? given : given.limit;
+            const warnAt = (typeof given === 'number' ? undefined : given.warnAt) ?? budget?.warnAt;
+            return [{ metric, code, label, limit, warnAt }];
+          }),
+    custom: custom === undefined ? [] : typeof custom === 'function' ? [custom] : [...custom],
+    now: options.now ?? Date.now,
+    historyLimit: options.historyLimit === false ? undefined : options.historyLimit,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The detectors, each a function of everything recorded so far.
+
+interface Finding {
+  readonly code: string;
+  readonly detail: string;
+  readonly evidence: unknown;
+}
+
+/** Every call of the run, in order, parallel calls one by one. */
+function callSequence(steps: readonly RecordedStep[]): RecordedCall[] {
+  return steps.flatMap((recorded) => recorded.calls);
+}
+
+function finishReasonFinding(
+  options: { terminal: readonly string[]; otherPolicy: OtherPolicy },
+  current: RecordedStep,
+): Finding | undefined {
+  const finishReason = current.finishReason;
+  if (finishReason === undefined) return undefined;
+  const normalized = normalizeFinishReason(finishReason);
+  if (normalized === '') return undefined;
+  const hasText = current.normalizedText !== '';
+  const toolCallCount = current.calls.length;
+  const policy = options.otherPolicy;
+  const evidence = { finishReason, normalized, policy, hasText, toolCallCount };
+  if (options.terminal.includes(normalized)) {
+    return {
+      code: 'FINISH_TERMINAL',
+      // Detail sentences are not in the README; these are the guard's.
+      detail:
+        normalized === 'stop'
+          ? 'The model finished its answer (finish reason "stop").'
+          : `The step ended with the terminal finish reason "${normalized}".`,
+      evidence,
+    };
+  }
+  if (normalized === 'tool-calls' || policy === 'continue') return undefined;
+  if (policy === 'stop') {
+    return {
+      code: 'FINISH_OTHER',
+      detail: `The step ended with the unfamiliar finish reason "${normalized}", and the policy is to stop on those.`,
+      evidence,
+    };
+  }
+  if (!hasText || toolCallCount > 0) return undefined;
+  return {
+    code: 'FINISH_OTHER_TEXT_ONLY',
+    detail: `A text-only step ended with the unfamiliar finish reason "${normalized}"; a loop that only treats "stop" as done would ask again.`,
+    evidence,
+  };
+}
+
+/** The detail sentences show figures rounded to four decimals (the guard's formula; the README does not say). */
+function show(value: number): string {
+  return String(Math.round(value * 10_000) / 10_000);
+}
+
+/** The run's totals: the exact sums of every step's figures, each as the nearest double. */
+function runTotals(steps: readonly RecordedStep[]): Record<BudgetMetric, number> {
+  const last = steps.at(-1);
+  const total = (metric: BudgetMetric): number => (last === undefined ? 0 : nearestDouble(last.sums[metric]));
+  return {
+    inputTokens: total('inputTokens'),
+    outputTokens: total('outputTokens'),
+    totalTokens: total('totalTokens'),
+    costUsd: total('costUsd'),
+    durationMs: total('durationMs'),
+  };
+}
+
+function budgetFindings(
+  rules: readonly BudgetRule[],
+  totals: Record<BudgetMetric, number>,
+  elapsedMs: number,
+): { stop: Finding | undefined; warnings: GuardWarning[] } {
+  let stop: Finding | undefined;
+  const warnings: GuardWarning[] = [];
+  for (const { metric, code, label, limit, warnAt } of rules) {
+    const value = metric === 'durationMs' ? Math.max(totals.durationMs, elapsedMs) : totals[metric];
+    if (value >= limit) {
+      stop ??= {
+        code,
+        detail: `${label} reached ${show(value)}, at or over the limit of ${show(limit)}.`,
+        evidence: { metric, value, limit },
+      };
+    } else if (warnAt !== undefined && value >= decimalProduct(warnAt, limit)) {
+      const ratio = value / limit;
+      warnings.push({
+        code: 'BUDGET_WARNING',
+        metric,
+        value,
+        limit,
+        ratio,
+        // The percentage is the guard's formula (floored); the README does not say.
+        detail: `${label} is at ${show(value)} of a ${show(limit)} limit (${String(Math.floor(ratio * 100))}%).`,
+      });
+    }
+  }
+  return { stop, warnings };
+}
+
+function maxStepsFinding(limit: number, index: number): Finding | undefined {
+  const steps = index + 1;
+  if (steps < limit) return undefined;
+  return {
+    code: 'MAX_STEPS',
+    detail: `The run has taken ${String(steps)} steps, reaching its limit of ${String(limit)}.`,
+    evidence: { steps, limit },
+  };
+}
+
+// The guard keeps `max(threshold, 100)` step indexes, where the README says "the latest 100 at most"; a fix to 100 is
+// coming. Until then this copies the guard, so the difference is pinned by a test of its own rather than by every run.
+const STEP_INDEXES_KEPT = (threshold: number): number => Math.max(threshold, 100);
+
+/** How many entries in a row, ending at `end`, share the key of the entry at `end`. */
+function runLengthAt<T>(sequence: readonly T[], end: number, key: (item: T) => string): number {
+  const last = sequence[end];
+  if (last === undefined) return 0;
+  let start = end;
+  while (start > 0 && key(sequence[start - 1] as T) === key(last)) start--;
+  return end - start + 1;
+}
+
+function repeatedToolCallSequence(
+  options: { requireIdenticalResults: boolean; ignoreErrors: boolean },
+  sequence: readonly RecordedCall[],
+): { calls: RecordedCall[]; key: (call: RecordedCall) => string } {
+  const calls = sequence.filter((call) => !(options.ignoreErrors && call.failed));
+  return { calls, key: (call) => (options.requireIdenticalResults ? call.outcome : call.signature) };
+}
+
+function repeatedToolCallFinding(
+  options: { threshold: number; requireIdenticalResults: boolean; ignoreErrors: boolean },
+  sequence: readonly RecordedCall[],
+  index: number,
+): Finding | undefined {
+  const { calls, key } = repeatedToolCallSequence(options, sequence);
+  const { threshold } = options;
+  let found: Finding | undefined;
+  // Judged after each call of this step that is in the sequence; the last moment the run is long enough is reported.
+  calls.forEach((call, position) => {
+    if (call.stepIndex !== index) return;
+    const count = runLengthAt(calls, position, key);
+    if (count < threshold) return;
+    const run = calls.slice(position - count + 1, position + 1);
+    const [first] = run;
+    if (first === undefined) return;
+    const stepIndexes = [...new Set(run.map((entry) => entry.stepIndex))].slice(-STEP_INDEXES_KEPT(threshold));
+    const identicalResults = run.every((entry) => entry.outcome === first.outcome);
+    found = {
+      code: 'REPEATED_TOOL_CALL',
+      detail: `The model called "${first.name}" ${String(count)} times in a row with the same arguments: ${first.name}(${first.argsPreview}).`,
+      evidence: { tool: first.name, argsPreview: first.argsPreview, count, threshold, stepIndexes, identicalResults },
+    };
+  });
+  return found;
+}
+
+/**
+ * The smallest period `p` for which the calls up to `end` finish with `repeats` copies of their last `p` calls, those
+ * `p` not all one call.
+ */
+function cycleAt(calls: readonly RecordedCall[], end: number, maxPeriod: number, repeats: number): number | undefined {
+  for (let period = 2; period <= maxPeriod; period++) {
+    const start = end + 1 - period * repeats;
+    if (start < 0) continue;
+    const cycle = calls.slice(end + 1 - period, end + 1).map((call) => call.signature);
+    if (cycle.every((signature) => signature === cycle[0])) continue;
+    let copies = true;
+    for (let position = start; position <= end; position++) {
+      if (calls[position]?.signature !== cycle[(position - start) % period]) copies = false;
+    }
+    if (copies) return period;
+  }
+  return undefined;
+}
+
+/** Full copies of the last `period` calls found at the end of the calls up to `end`. */
+function fullCycles(calls: readonly RecordedCall[], end: number, period: number): number {
+  let cycles = 1;
+  for (;;) {
+    const start = end + 1 - period * (cycles + 1);
+    if (start < 0) return cycles;
+    for (let offset = 0; offset < period; offset++) {
+      if (calls[start + offset]?.signature !== calls[end + 1 - period + offset]?.signature) return cycles;
+    }
+    cycles++;
+  }
+}
+
+function oscillationFinding(
+  options: { maxPeriod: number; repeats: number },
+  calls: readonly RecordedCall[],
+  index: number,
+): Finding | undefined {
+  let found: Finding | undefined;
+  calls.forEach((call, position) => {
+    if (call.stepIndex !== index) return;
+    const period = cycleAt(calls, position, options.maxPeriod, options.repeats);
+    if (period === undefined) return;
+    const cycle = calls.slice(position + 1 - period, position + 1).map((entry) => `${entry.name}(${entry.argsPreview})`);
+    const seen = fullCycles(calls, position, period);
+    found = {
+      code: 'OSCILLATION',
+      detail: `The last ${String(seen * period)} tool calls cycle through the same ${String(period)} calls ${String(seen)} times: ${cycle.join(' → ')}.`,
+      evidence: { period, repeats: seen, threshold: options.repeats, cycle },
+    };
+  });
+  return found;
+}
+
+/** Consecutive stalled steps ending at the last one whose normalised text is that of the last one. */
+function stalledRun(steps: readonly RecordedStep[]): number {
+  const text = steps.at(-1)?.normalizedText;
+  let count = 0;
+  for (let at = steps.length - 1; at >= 0 && steps[at]?.normalizedText === text && steps[at]?.stalled === true; at--) count++;
+  return count;
+}
+
+function noProgressFinding(threshold: number, steps: readonly RecordedStep[]): Finding | undefined {
+  const count = stalledRun(steps);
+  if (count < threshold) return undefined;
+  const textPreview = preview(steps.at(-1)?.normalizedText ?? '');
+  return {
+    code: 'NO_PROGRESS',
+    detail:
+      textPreview === ''
+        ? `${String(count)} steps in a row brought no new tool result.`
+        : `${String(count)} steps in a row repeated the same text with no new tool result: "${textPreview}".`,
+    evidence: { steps: count, threshold, textPreview },
+  };
+}
+
+/** What one custom rule asked for, read the way the README describes, or `undefined` to go on. */
+function customFinding(result: unknown): Finding | undefined {
+  if (result === null || typeof result !== 'object') return undefined;
+  const { stop, code, detail, evidence } = result as { stop?: unknown; code?: unknown; detail?: unknown; evidence?: unknown };
+  if (stop !== true) return undefined;
+  return {
+    // The README gives the defaults for absent fields; an empty or non-string one gets them too, as in the guard.
+    code: typeof code === 'string' && code !== '' ? code : 'CUSTOM',
+    detail: typeof detail === 'string' && detail !== '' ? detail : 'A custom detector stopped the run.',
+    evidence: evidence === undefined ? {} : evidence,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Summary state. The README only says `detectors` holds "each enabled detector's state by its reason name"; the shapes
+// (and their key order) are the guard's.
+
+function repeatedToolCallState(
+  options: { threshold: number; requireIdenticalResults: boolean; ignoreErrors: boolean },
+  sequence: readonly RecordedCall[],
+): JsonValue {
+  const { calls, key } = repeatedToolCallSequence(options, sequence);
+  const last = calls.length - 1;
+  const count = runLengthAt(calls, last, key);
+  return { tool: calls[last]?.name ?? null, count, threshold: options.threshold };
+}
+
+function oscillationState(options: { maxPeriod: number; repeats: number }, calls: readonly RecordedCall[]): JsonValue {
+  let longestMatch = 0;
+  for (let period = 2; period <= options.maxPeriod; period++) {
+    // Calls in a row, up to the latest, equal to the call `period` places before them.
+    let matched = 0;
+    for (let at = calls.length - 1; at - period >= 0 && calls[at]?.signature === calls[at - period]?.signature; at--) matched++;
+    longestMatch = Math.max(longestMatch, matched);
+  }
+  return { maxPeriod: options.maxPeriod, repeats: options.repeats, longestMatch };
+}
+
+function noProgressState(threshold: number, steps: readonly RecordedStep[], window: number | undefined): JsonValue {
+  const stalled = stalledRun(steps);
+  // Without a window: every distinct outcome of the run. With one, the guard forgets lazily, when a step with calls
+  // comes in; it then holds the outcomes of that step and the `window` steps before it. This copies that.
+  let remembered: readonly RecordedStep[] = steps;
+  if (window !== undefined) {
+    let lastWithCalls = steps.length - 1;
+    while (lastWithCalls >= 0 && steps[lastWithCalls]?.calls.length === 0) lastWithCalls--;
+    remembered = lastWithCalls < 0 ? [] : steps.slice(Math.max(0, lastWithCalls - window), lastWithCalls + 1);
+  }
+  const distinctOutcomes = new Set(callSequence(remembered).map((call) => call.outcome)).size;
+  return { stalledSteps: stalled, distinctOutcomes, threshold };
+}
+
+function lastFinishReason(steps: readonly RecordedStep[]): string | null {
+  for (let at = steps.length - 1; at >= 0; at--) {
+    const reason = steps[at]?.finishReason;
+    if (reason !== undefined && normalizeFinishReason(reason) !== '') return normalizeFinishReason(reason);
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The guard.
+
+/** Everything about the run in progress; `reset()` starts a new one. */
+interface ReferenceRun {
+  readonly steps: RecordedStep[];
+  readonly startedAt: number;
+  stops: number;
+  customStops: number;
+  lastVerdict: Verdict | null;
+}
+
+/**
+ * A guard with the same public surface as `createGuard`'s, written straight from the documented semantics.
+ * Slow on purpose: every check works each detector's answer out again from every recorded step.
+ * @param options - valid guard options (they are not checked here)
+ * @returns a guard to compare with the real one, step by step
+ */
+export function createReferenceGuard(options: GuardOptions = {}): Guard {
+  const settings = readOptions(options);
+  const newRun = (): ReferenceRun => ({ steps: [], startedAt: settings.now(), stops: 0, customStops: 0, lastVerdict: null });
+  let run = newRun();
+
+  /** The steps `history` shows and custom rules receive. */
+  const kept = (): readonly GuardStep[] => {
+    const all = run.steps.map((recorded) => recorded.step);
+    return Object.freeze(settings.historyLimit === undefined ? all : all.slice(-settings.historyLimit));
+  };
+
+  function check(raw: GuardStep): Verdict {
+    const steps = run.steps;
+    const index = steps.length;
+    const current = recordStep(raw, steps, settings.historyLimit);
+    steps.push(current);
+    const calls = callSequence(steps);
+
+    const findings: [StopReason, Finding | undefined][] = [];
+    let warnings: GuardWarning[] = [];
+    if (settings.finishReason !== false) findings.push(['finish-reason', finishReasonFinding(settings.finishReason, current)]);
+    if (settings.budget !== false) {
+      const elapsed = settings.now() - run.startedAt;
+      const budget = budgetFindings(settings.budget, runTotals(steps), Number.isFinite(elapsed) ? elapsed : 0);
+      findings.push(['budget', budget.stop]);
+      warnings = budget.warnings;
+    }
+    if (settings.maxSteps !== false) findings.push(['max-steps', maxStepsFinding(settings.maxSteps, index)]);
+    if (settings.repeatedToolCall !== false) {
+      findings.push(['repeated-tool-call', repeatedToolCallFinding(settings.repeatedToolCall, calls, index)]);
+    }
+    if (settings.oscillation !== false) findings.push(['oscillation', oscillationFinding(settings.oscillation, calls, index)]);
+    if (settings.noProgress !== false) {
+      findings.push(['no-progress', noProgressFinding(settings.noProgress.threshold, steps)]);
+    }
+    if (settings.custom.length > 0) {
+      // Every rule sees every step, even after an earlier one asked to stop; the first to ask wins.
+      const history = kept();
+      const step = current.step;
+      const asked = settings.custom.map((rule) => customFinding(rule(history, step)));
+      const first = asked.find((finding) => finding !== undefined);
+      if (first !== undefined) run.customStops++;
+      findings.push(['custom', first]);
+    }
+
+    const winner = findings.find(([, finding]) => finding !== undefined);
+    const extra = warnings.length === 0 ? {} : { warnings };
+    let verdict: Verdict;
+    if (winner?.[1] === undefined) {
+      verdict = { stop: false, ...extra };
+    } else {
+      const [reason, { code, detail, evidence }] = winner;
+      verdict = { stop: true, reason, code, detail, evidence, ...extra } as StopVerdict;
+      run.stops++;
+    }
+    run.lastVerdict = verdict;
+    return verdict;
+  }
+
+  function summary(): GuardSummary {
+    const steps = run.steps;
+    const calls = callSequence(steps);
+    const detectors: Record<string, JsonValue> = {};
+    if (settings.finishReason !== false) {
+      detectors['finish-reason'] = { lastFinishReason: lastFinishReason(steps), otherPolicy: settings.finishReason.otherPolicy };
+    }
+    if (settings.budget !== false) {
+      detectors.budget = { limits: settings.budget.map(({ metric, limit }) => ({ metric, limit })) };
+    }
+    if (settings.maxSteps !== false) detectors['max-steps'] = { steps: steps.length, limit: settings.maxSteps };
+    if (settings.repeatedToolCall !== false) {
+      detectors['repeated-tool-call'] = repeatedToolCallState(settings.repeatedToolCall, calls);
+    }
+    if (settings.oscillation !== false) detectors.oscillation = oscillationState(settings.oscillation, calls);
+    if (settings.noProgress !== false) {
+      detectors['no-progress'] = noProgressState(settings.noProgress.threshold, steps, settings.historyLimit);
+    }
+    if (settings.custom.length > 0) detectors.custom = { detectors: settings.custom.length, stops: run.customStops };
+    return {
+      steps: steps.length,
+      toolCalls: calls.length,
+      stops: run.stops,
+      lastVerdict: run.lastVerdict,
+      totals: runTotals(steps),
+      detectors,
+    };
+  }
+
+  return {
+    check,
+    reset(): void {
+      run = newRun();
+    },
+    summary,
+    get history(): readonly GuardStep[] {
+      return kept();
+    },
+  };
+}
