@@ -140,7 +140,7 @@ export interface StopCodes {
 }
 
 /** A budget figure that is at or past its `warnAt` ratio but below its limit. */
-export interface GuardWarning {
+export interface BudgetWarning {
   readonly code: 'BUDGET_WARNING';
   readonly metric: BudgetMetric;
   readonly value: number;
@@ -149,6 +149,24 @@ export interface GuardWarning {
   readonly ratio: number;
   readonly detail: string;
 }
+
+/**
+ * Part of a step was not read because it went past a limit on what one step may hold; detection went on with the
+ * rest. See the README's table of limits.
+ */
+export interface InputLimitWarning {
+  readonly code: 'INPUT_LIMIT';
+  /** Which limit: tool calls per step. */
+  readonly limit: 'toolCallsPerStep';
+  /** The limit's value. */
+  readonly maximum: number;
+  /** How many the step held. */
+  readonly given: number;
+  readonly detail: string;
+}
+
+/** Something a verdict says next to its answer: a budget nearly spent, or a step read only in part. */
+export type GuardWarning = BudgetWarning | InputLimitWarning;
 
 /** A stop verdict for one particular reason. */
 export type StopVerdictFor<R extends StopReason> = R extends StopReason
@@ -321,7 +339,10 @@ export interface GuardSnapshot {
   readonly toolCalls: number;
   readonly stops: number;
   readonly lastVerdict: Verdict | null;
+  /** The totals as `summary()` shows them. */
   readonly totals: GuardSummary['totals'];
+  /** The same totals exactly, as decimal text: what later steps add to. */
+  readonly sums: Readonly<Record<keyof GuardSummary['totals'], string>>;
   /** The clock's reading when the run started, for the wall-clock part of `maxDurationMs`. */
   readonly startedAt: number;
   /** The recorded steps (the last `historyLimit` of them, if set), as plain JSON. */

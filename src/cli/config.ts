@@ -6,12 +6,6 @@ import { decodeUtf8, readCapped } from './read-runs.js';
 /** Most bytes a config file may hold (1 MiB): options fit in a few hundred, and `--config /dev/zero` must end. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-/**
- * Largest `oscillation.maxPeriod` the replay accepts (1,000). `createGuard` takes any integer, but a guard allocates
- * and scans `maxPeriod` slots per tool call: 10^7 makes each run take minutes, 10^9 runs V8 out of memory.
- */
-export const MAX_OSCILLATION_PERIOD = 1000;
-
 /** Options that take functions, which a JSON file cannot hold. */
 const FUNCTION_OPTIONS = ['custom', 'now'];
 
@@ -22,10 +16,6 @@ export type LoadedConfig = { readonly options: GuardOptions; readonly error?: ne
 function replayProblem(value: unknown): string | undefined {
   for (const name of FUNCTION_OPTIONS) {
     if (safeRead(value, name) !== undefined) return `option "${name}" takes a function, which a JSON file cannot hold`;
-  }
-  const period = safeRead(safeRead(value, 'oscillation'), 'maxPeriod');
-  if (typeof period === 'number' && period > MAX_OSCILLATION_PERIOD) {
-    return `option "oscillation.maxPeriod" must be at most ${String(MAX_OSCILLATION_PERIOD)} for a replay, got ${String(period)}`;
   }
   return undefined;
 }
@@ -45,7 +35,7 @@ function guardProblem(error: unknown): string {
 
 /**
  * Reads a JSON file of guard options and validates it exactly as `createGuard` does, by calling it, after the checks
- * only a replay needs (no function options, a bounded `oscillation.maxPeriod`). Whatever goes wrong, even a throw
+ * only a replay needs (no function options). Whatever goes wrong, even a throw
  * that is not a TypeError, comes back as an error message, never as an exception.
  * @param file - path of the file
  * @param maxBytes - most bytes the file may hold

@@ -1,4 +1,4 @@
-import { addFigure } from '../guard/run-totals.js';
+import { addFigures, ExactSum } from '../guard/exact-sum.js';
 import { safeRead, usableNumber } from '../guard/safe-read.js';
 import { createGuard, isFault, type GuardOptions, type GuardStep, type StopReason } from '../index.js';
 import type { RecordedRun, RunOutcome } from './read-runs.js';
@@ -24,22 +24,39 @@ function usageFigure(usage: unknown, name: string): number | undefined {
 }
 
 /**
- * Adds the usage of steps to running totals with the guard's own arithmetic (`addFigure`: decimals add as decimals,
+ * Adds the usage of steps to running totals with the guard's own arithmetic (`ExactSum`: decimals add as decimals,
  * sums stop at the largest finite number), so the replay report and `guard.summary()` agree.
  * @param totals - the totals to add to (changed in place)
  * @param steps - the steps to add, as recorded (not yet checked by a guard)
  */
 export function addUsage(totals: UsageTotals, steps: readonly GuardStep[]): UsageTotals {
+  const sum = (start: number): ExactSum => {
+    const exact = new ExactSum();
+    exact.add(start);
+    return exact;
+  };
+  const input = sum(totals.inputTokens);
+  const output = sum(totals.outputTokens);
+  const total = sum(totals.totalTokens);
+  const cost = sum(totals.costUsd);
   for (const step of steps) {
     const usage: unknown = step.usage;
-    const input = usageFigure(usage, 'inputTokens') ?? 0;
-    const output = usageFigure(usage, 'outputTokens') ?? 0;
+    const inputTokens = usageFigure(usage, 'inputTokens') ?? 0;
+    const outputTokens = usageFigure(usage, 'outputTokens') ?? 0;
     totals.steps++;
-    totals.inputTokens = addFigure(totals.inputTokens, input);
-    totals.outputTokens = addFigure(totals.outputTokens, output);
-    totals.totalTokens = addFigure(totals.totalTokens, usageFigure(usage, 'totalTokens') ?? addFigure(input, output));
-    totals.costUsd = addFigure(totals.costUsd, usageFigure(usage, 'costUsd') ?? 0);
+    input.add(inputTokens);
+    output.add(outputTokens);
+    const totalTokens = usageFigure(usage, 'totalTokens');
+    if (totalTokens === undefined) {
+      total.add(inputTokens);
+      total.add(outputTokens);
+    } else total.add(totalTokens);
+    cost.add(usageFigure(usage, 'costUsd') ?? 0);
   }
+  totals.inputTokens = input.value;
+  totals.outputTokens = output.value;
+  totals.totalTokens = total.value;
+  totals.costUsd = cost.value;
   return totals;
 }
 
@@ -58,11 +75,11 @@ export function recordsCost(steps: readonly GuardStep[]): boolean {
  * @param more - the totals to add
  */
 export function addTotals(totals: UsageTotals, more: Readonly<UsageTotals>): UsageTotals {
-  totals.steps = addFigure(totals.steps, more.steps);
-  totals.inputTokens = addFigure(totals.inputTokens, more.inputTokens);
-  totals.outputTokens = addFigure(totals.outputTokens, more.outputTokens);
-  totals.totalTokens = addFigure(totals.totalTokens, more.totalTokens);
-  totals.costUsd = addFigure(totals.costUsd, more.costUsd);
+  totals.steps = addFigures(totals.steps, more.steps);
+  totals.inputTokens = addFigures(totals.inputTokens, more.inputTokens);
+  totals.outputTokens = addFigures(totals.outputTokens, more.outputTokens);
+  totals.totalTokens = addFigures(totals.totalTokens, more.totalTokens);
+  totals.costUsd = addFigures(totals.costUsd, more.costUsd);
   return totals;
 }
 

@@ -26,9 +26,6 @@ interface Entry {
   readonly calls: readonly WindowCall[];
 }
 
-/** A count of something in the window, with what evidence shows of it. */
-type Counted<Shown> = Shown & { count: number };
-
 /**
  * What a call's answer is compared by: the answer, not the call.
  * - Without a result or an error there is nothing to compare, so the call itself is the key.
@@ -54,60 +51,47 @@ function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string
   return { key: keyOf(`${errorText === undefined ? 'a' : 'e'}${shape}`), shape };
 }
 
-/** Adds `delta` to the count kept under `key`, dropping it at zero. */
-function adjust<Shown>(counts: Map<string, Counted<Shown>>, key: string, shown: Shown, delta: 1 | -1): void {
-  const counted = counts.get(key);
-  if (counted === undefined) counts.set(key, { ...shown, count: 1 });
-  else if ((counted.count += delta) === 0) counts.delete(key);
+/**
+ * The most frequent of some items of the window's calls, at most three, with their counts; ties in the order of
+ * their first appearance in the window (oldest first).
+ */
+function top<Shown>(calls: readonly WindowCall[], keyOf: (call: WindowCall) => string, show: (call: WindowCall) => Shown): (Shown & { count: number })[] {
+  const counted = new Map<string, Shown & { count: number }>();
+  for (const call of calls) {
+    const key = keyOf(call);
+    const entry = counted.get(key);
+    if (entry === undefined) counted.set(key, { ...show(call), count: 1 });
+    else entry.count++;
+  }
+  // A stable sort keeps first appearances in order among equal counts.
+  return [...counted.values()].sort((left, right) => right.count - left.count).slice(0, TOP_ENTRIES);
 }
 
-/** The most frequent entries, ties in the order they entered the window. */
-function top<Shown>(counts: Map<string, Counted<Shown>>): Counted<Shown>[] {
-  return [...counts.values()].sort((left, right) => right.count - left.count).slice(0, TOP_ENTRIES);
-}
-
-/** The window: the last `window` entries as a ring, with running counts so evidence needs no rescan. */
+/** The window: the last `window` entries as a ring, with how many of them were new. */
 interface Window {
   readonly ring: (Entry | undefined)[];
   /** Entries ever added; the next goes to slot `entries % window`. */
   entries: number;
   newInWindow: number;
-  callsInWindow: number;
-  readonly callCounts: Map<string, Counted<{ tool: string; argsPreview: string }>>;
-  readonly answerCounts: Map<string, Counted<{ shapePreview: string }>>;
-}
-
-function emptyWindow(): Window {
-  return { ring: [], entries: 0, newInWindow: 0, callsInWindow: 0, callCounts: new Map(), answerCounts: new Map() };
-}
-
-function countCalls(window: Window, calls: readonly WindowCall[], delta: 1 | -1): void {
-  for (const call of calls) {
-    adjust(window.callCounts, call.signature, { tool: call.tool, argsPreview: call.argsPreview }, delta);
-    adjust(window.answerCounts, call.answer, { shapePreview: call.shapePreview }, delta);
-    window.callsInWindow += delta;
-  }
 }
 
 /** Adds an entry, pushing out the oldest once the ring is full. */
 function addEntry(window: Window, size: number, entry: Entry): void {
   const slot = window.entries % size;
-  const leaving = window.ring[slot];
-  if (leaving !== undefined) {
-    if (leaving.isNew) window.newInWindow--;
-    countCalls(window, leaving.calls, -1);
-  }
+  if (window.ring[slot]?.isNew === true) window.newInWindow--;
   window.ring[slot] = entry;
   if (entry.isNew) window.newInWindow++;
-  countCalls(window, entry.calls, 1);
   window.entries++;
 }
 
-/** A copy a peek can change: the ring and the counts (not the entries, which never change). */
-function copyWindow(window: Window): Window {
-  const copyCounts = <Shown>(counts: Map<string, Counted<Shown>>): Map<string, Counted<Shown>> =>
-    new Map([...counts].map(([key, counted]) => [key, { ...counted }]));
-  return { ...window, ring: window.ring.slice(), callCounts: copyCounts(window.callCounts), answerCounts: copyCounts(window.answerCounts) };
+/** The window's entries, oldest first. */
+function entriesOf(window: Window, size: number): Entry[] {
+  const entries: Entry[] = [];
+  for (let offset = 0; offset < size; offset++) {
+    const entry = window.ring[(window.entries + offset) % size];
+    if (entry !== undefined) entries.push(entry);
+  }
+  return entries;
 }
 
 function readCall(value: unknown, path: string): WindowCall {
@@ -154,30 +138,31 @@ export function stagnationDetector(
   const { window: size, maxNew, writeArgsLength } = options;
   const record = saved === undefined ? undefined : savedObject(saved, path);
   const seen = createOutcomeMemory(memory, record?.answers, `${path}.answers`);
-  const window = emptyWindow();
+  const window: Window = { ring: [], entries: 0, newInWindow: 0 };
   let previousSignature: string | undefined;
   if (record !== undefined) {
     // Saved oldest first; replayed into an empty window, which rebuilds the counts.
     const entries = savedArray(record.window, `${path}.window`, size);
     window.entries = savedInteger(record.entries, `${path}.entries`, entries.length) - entries.length;
-    entries.forEach((entry, index) => addEntry(window, size, readEntry(entry, `${path}.window[${String(index)}]`)));
+    entries.forEach((entry, index) => {
+      addEntry(window, size, readEntry(entry, `${path}.window[${String(index)}]`));
+    });
     previousSignature = savedOptional(record.previousSignature, (value) => savedString(value, `${path}.previousSignature`));
   }
 
+  /** Built only on a stop: a scan of the window, bounded by its size. */
   function evidence(from: Window): StopEvidence['stagnation'] {
-    const stepIndexes: number[] = [];
-    for (let offset = Math.max(0, size - MAX_STEP_INDEXES); offset < size; offset++) {
-      const entry = from.ring[(from.entries + offset) % size];
-      if (entry !== undefined) stepIndexes.push(entry.step);
-    }
+    const entries = entriesOf(from, size);
+    const calls = entries.flatMap((entry) => entry.calls);
+    const stepIndexes = entries.slice(-MAX_STEP_INDEXES).map((entry) => entry.step);
     return {
       window: size,
       maxNew,
       newOutcomes: from.newInWindow,
-      calls: top(from.callCounts).map(({ tool, argsPreview, count }) => ({ tool, argsPreview, count })),
-      answers: top(from.answerCounts).map(({ shapePreview, count }) => ({ shapePreview, count })),
-      callCount: from.callsInWindow,
-      distinctCalls: from.callCounts.size,
+      calls: top(calls, (call) => call.signature, ({ tool, argsPreview }) => ({ tool, argsPreview })),
+      answers: top(calls, (call) => call.answer, ({ shapePreview }) => ({ shapePreview })),
+      callCount: calls.length,
+      distinctCalls: new Set(calls.map((call) => call.signature)).size,
       stepIndexes,
     };
   }
@@ -211,10 +196,10 @@ export function stagnationDetector(
       let after = window;
       if (remember) addEntry(window, size, entry);
       else {
-        const leaving = window.ring[window.entries % size];
-        const newAfter = window.newInWindow + (anyNew ? 1 : 0) - (leaving?.isNew === true ? 1 : 0);
+        // A peek works out the count first, and copies the ring (at most `window` slots) only to build a stop's evidence.
+        const newAfter = window.newInWindow + (anyNew ? 1 : 0) - (window.ring[window.entries % size]?.isNew === true ? 1 : 0);
         if (window.entries + 1 < size || newAfter > maxNew) return undefined;
-        after = copyWindow(window);
+        after = { ...window, ring: window.ring.slice() };
         addEntry(after, size, entry);
       }
       if (after.entries < size || after.newInWindow > maxNew) return undefined;
@@ -235,10 +220,11 @@ export function stagnationDetector(
       };
     },
     state: () => ({ window: size, maxNew, steps: Math.min(window.entries, size), newInWindow: window.newInWindow, distinctAnswers: seen.size }),
-    save() {
-      const held = Math.min(window.entries, size);
-      const entries = Array.from({ length: held }, (_, index) => window.ring[(window.entries - held + index) % size] as Entry);
-      return { answers: seen.save(), entries: window.entries, window: entries, previousSignature: previousSignature ?? null };
-    },
+    save: () => ({
+      answers: seen.save(),
+      entries: window.entries,
+      window: entriesOf(window, size),
+      previousSignature: previousSignature ?? null,
+    }),
   };
 }

@@ -15,9 +15,10 @@ import type {
   StopReason,
   Verdict,
 } from '../types.js';
+import { toolCallLimitWarning } from './input-limit-warning.js';
 import { toPlainJson } from './plain-json.js';
 import { reduceStep, type ReducedStep } from './reduce-step.js';
-import { addStep, emptyTotals } from './run-totals.js';
+import { addStep, copySums, emptySums, TOTAL_NAMES, type RunSums } from './run-totals.js';
 import { LoadedStepFacts } from './step-facts.js';
 import { createStepHistory, type StepHistory } from './step-history.js';
 import { verdictOf } from './verdict.js';
@@ -26,6 +27,8 @@ import { verdictOf } from './verdict.js';
 interface Run {
   readonly detectors: readonly Detector[];
   readonly history: StepHistory;
+  /** The totals, exact; `totals` holds the doubles nearest to them, which detectors and summaries read. */
+  readonly sums: RunSums;
   readonly totals: RunTotals;
   readonly startedAt: number;
   /** The facts of the step being checked, loaded anew for each step. */
@@ -47,11 +50,22 @@ function readClock(now: () => number): number {
   }
 }
 
+function totalsOf(sums: RunSums): RunTotals {
+  return {
+    inputTokens: sums.inputTokens.value,
+    outputTokens: sums.outputTokens.value,
+    totalTokens: sums.totalTokens.value,
+    costUsd: sums.costUsd.value,
+    durationMs: sums.durationMs.value,
+  };
+}
+
 function newRun(options: ResolvedOptions, saved?: unknown): Run {
   const restored = saved === undefined ? undefined : readSnapshot(saved, options);
   const history = createStepHistory(options.historyLimit, restored?.history);
-  const totals = restored?.totals ?? emptyTotals();
-  const peekTotals = emptyTotals();
+  const sums = restored?.sums ?? emptySums();
+  const totals = totalsOf(sums);
+  const peekTotals = totalsOf(sums);
   const { now } = options;
   const startedAt = restored?.startedAt ?? readClock(now);
   const elapsed = (): number => readClock(now) - startedAt;
@@ -59,6 +73,7 @@ function newRun(options: ResolvedOptions, saved?: unknown): Run {
   return {
     detectors: buildDetectors(options, restored?.detectors),
     history,
+    sums,
     totals,
     startedAt,
     facts: new LoadedStepFacts({ history: rules, elapsed, totals }),
@@ -71,10 +86,10 @@ function newRun(options: ResolvedOptions, saved?: unknown): Run {
 }
 
 /** Runs every detector over loaded facts; the first stop in priority order wins, every warning is kept. */
-function judge(run: Run, facts: LoadedStepFacts, record: boolean): Verdict {
+function judge(run: Run, facts: LoadedStepFacts, reduced: ReducedStep, record: boolean): Verdict {
   let reason: StopReason | undefined;
   let finding: Finding | undefined;
-  let warnings: GuardWarning[] | undefined;
+  let warnings: GuardWarning[] | undefined = reduced.unreadCalls === undefined ? undefined : [toolCallLimitWarning(reduced.unreadCalls)];
   // Every detector sees every step so its state stays right.
   for (const detector of run.detectors) {
     const result = detector.check(facts, record);
@@ -109,10 +124,10 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
       const { history, totals, facts } = run;
       const index = run.steps++;
       history.push(reduced.step);
-      addStep(totals, reduced.step);
+      addStep(run.sums, totals, reduced.step);
       run.toolCalls += reduced.calls.length;
       facts.load(index, reduced);
-      const verdict = judge(run, facts, true);
+      const verdict = judge(run, facts, reduced, true);
       if (verdict.stop) run.stops++;
       run.lastVerdict = verdict;
       return verdict;
@@ -121,13 +136,12 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
     peek(raw: GuardStep): Verdict {
       const reduced: ReducedStep = reduceStep(raw);
       const { peekFacts } = run;
-      Object.assign(peekFacts.totals, run.totals);
-      addStep(peekFacts.totals as RunTotals, reduced.step);
+      addStep(copySums(run.sums), peekFacts.totals, reduced.step);
       peekFacts.load(run.steps, reduced);
       // Custom rules see the step last in their history, as in a check; it is taken back out whatever they do.
       const takeBack = run.history.push(reduced.step);
       try {
-        return judge(run, peekFacts, false);
+        return judge(run, peekFacts, reduced, false);
       } finally {
         takeBack();
       }
@@ -161,6 +175,8 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
         stops: run.stops,
         lastVerdict: run.lastVerdict,
         totals: run.totals,
+        // The exact totals, as decimal text: the doubles alone would lose what a later step may need.
+        sums: Object.fromEntries(TOTAL_NAMES.map((name) => [name, run.sums[name].save()])),
         startedAt: run.startedAt,
         history: run.history.snapshot().map((step) => toPlainJson(step)),
         detectors,

@@ -2,7 +2,7 @@ import { canonicalize } from '../canonical/canonicalize.js';
 import type { CallFacts } from '../detectors/detector.js';
 import { preview } from './normalize-text.js';
 import type { Mutable } from './mutable.js';
-import { isFiniteNumber, safeArray, safeRead, usableNumber } from './safe-read.js';
+import { isFiniteNumber, readArray, safeRead, usableNumber } from './safe-read.js';
 import { comparisonKey } from '../canonical/stable-hash.js';
 import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
 
@@ -11,6 +11,8 @@ export interface ReducedStep {
   readonly step: GuardStep;
   readonly calls: readonly CallFacts[];
   readonly finishReason: string | undefined;
+  /** How many tool calls the step held, when more than could be read. */
+  readonly unreadCalls?: number;
 }
 
 function reduceCall(raw: unknown): { call: GuardToolCall; facts: CallFacts } | undefined {
@@ -61,10 +63,10 @@ export function reduceStep(raw: unknown): ReducedStep {
   const step: Mutable<GuardStep> = {};
   const calls: CallFacts[] = [];
 
-  const rawCalls = safeRead(raw, 'toolCalls');
+  const rawCalls = readArray(safeRead(raw, 'toolCalls'));
   if (rawCalls !== undefined) {
     const toolCalls: GuardToolCall[] = [];
-    for (const item of safeArray(rawCalls)) {
+    for (const item of rawCalls.items) {
       const reduced = reduceCall(item);
       if (reduced === undefined) continue;
       toolCalls.push(reduced.call);
@@ -88,9 +90,6 @@ export function reduceStep(raw: unknown): ReducedStep {
   const timestamp = safeRead(raw, 'timestamp');
   if (isFiniteNumber(timestamp)) step.timestamp = timestamp;
 
-  return {
-    step: Object.freeze(step),
-    calls,
-    finishReason: typeof finishReason === 'string' ? finishReason : undefined,
-  };
+  const reduced = { step: Object.freeze(step), calls, finishReason: typeof finishReason === 'string' ? finishReason : undefined };
+  return rawCalls !== undefined && rawCalls.length > rawCalls.items.length ? { ...reduced, unreadCalls: rawCalls.length } : reduced;
 }

@@ -17,19 +17,22 @@ export function safeRead(target: unknown, key: string): unknown {
 export const MAX_ARRAY_ITEMS = 10_000;
 
 /**
- * The items of an array, at most {@link MAX_ARRAY_ITEMS} of them, or `[]` for anything that is not one (or throws
- * when looked at). A length that is not a number (a proxy can claim anything) reads as empty.
+ * The items of an array, at most {@link MAX_ARRAY_ITEMS} of them, with the length it claimed; `undefined` for anything
+ * that is not an array (or throws when looked at). A length that is not a number (a proxy can claim anything) reads
+ * as empty.
  */
-export function safeArray(value: unknown): readonly unknown[] {
+export function readArray(value: unknown): { readonly items: readonly unknown[]; readonly length: number } | undefined {
   let length: unknown;
   try {
     // Both can throw on a revoked proxy.
-    if (Array.isArray(value)) length = (value as unknown[]).length;
+    if (!Array.isArray(value)) return undefined;
+    length = (value as unknown[]).length;
   } catch {
-    // A revoked proxy, or a `length` getter that throws: read as empty below.
+    return undefined;
   }
-  // `Math.min` turns NaN into NaN, which the loop below reads as 0 items, like a negative length.
-  const count = typeof length === 'number' ? Math.min(length, MAX_ARRAY_ITEMS) : 0;
+  // An array holds at most 2^32 - 1 items, whatever a proxy claims.
+  const claimed = typeof length === 'number' && length > 0 ? Math.min(length, 2 ** 32 - 1) : 0;
+  const count = Math.min(claimed, MAX_ARRAY_ITEMS);
   const items: unknown[] = [];
   for (let index = 0; index < count; index++) {
     try {
@@ -38,7 +41,12 @@ export function safeArray(value: unknown): readonly unknown[] {
       items.push(undefined);
     }
   }
-  return items;
+  return { items, length: claimed };
+}
+
+/** The items of an array as {@link readArray} reads them, or `[]` for anything else. */
+export function safeArray(value: unknown): readonly unknown[] {
+  return readArray(value)?.items ?? [];
 }
 
 /** `Number.isFinite` as a type guard: it is false for every non-number, so no `typeof` test is needed beside it. */

@@ -2,7 +2,8 @@ import { isFiniteNumber, isSafeInteger } from '../guard/safe-read.js';
 
 /** Checks one option value and throws a `TypeError` naming its path when it does not fit. */
 
-function describe(value: unknown): string {
+/** A short description of a value for an error message: strings quoted, containers by kind. */
+export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'bigint') return `${String(value)}n`;
   if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) {
@@ -36,7 +37,7 @@ function ownKeys(value: unknown): string[] | undefined {
 
 /** Throws the one kind of error invalid options raise. */
 export function optionError(path: string, expected: string, value: unknown): never {
-  throw new TypeError(`agent-loopguard: option "${path}" must be ${expected}, got ${describe(value)}.`);
+  throw new TypeError(`agent-loopguard: option "${path}" must be ${expected}, got ${describeValue(value)}.`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { multiplyFigures } from '../guard/run-totals.js';
+import { multiplyFigures } from '../guard/exact-sum.js';
 import { isSafeInteger } from '../guard/safe-read.js';
 import { DEFAULT_OPTIONS } from './default-options.js';
 import { normalizeFinishReason } from '../detectors/normalize-finish-reason.js';

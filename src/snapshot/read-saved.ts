@@ -1,10 +1,9 @@
 import { isFiniteNumber, isSafeInteger } from '../guard/safe-read.js';
+import { describeValue } from '../options/option-errors.js';
 
 /** Why a value read from a snapshot does not fit: the one kind of error a refused snapshot raises. */
 export function savedError(path: string, expected: string, value: unknown): never {
-  const got =
-    value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value).slice(0, 60) : typeof value === 'object' ? 'an object' : String(value);
-  throw new TypeError(`agent-loopguard: snapshot field "${path}" must be ${expected}, got ${got}.`);
+  throw new TypeError(`agent-loopguard: snapshot field "${path}" must be ${expected}, got ${describeValue(value)}.`);
 }
 
 /** A plain object's own properties, or an error naming `path`. */

@@ -1,9 +1,10 @@
-import type { RunTotals } from '../detectors/detector.js';
+import { ExactSum } from '../guard/exact-sum.js';
 import { reduceStep } from '../guard/reduce-step.js';
+import { TOTAL_NAMES, type RunSums } from '../guard/run-totals.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { GuardStep, Verdict } from '../types.js';
 import { differingOption, optionsFingerprint } from './fingerprint.js';
-import { savedArray, savedError, savedFigure, savedInteger, savedNumber, savedObject, savedString } from './read-saved.js';
+import { savedArray, savedError, savedInteger, savedNumber, savedObject, savedString } from './read-saved.js';
 
 /** The snapshot format this version writes and reads. */
 export const SNAPSHOT_VERSION = 1;
@@ -14,24 +15,25 @@ export interface ReadSnapshot {
   readonly toolCalls: number;
   readonly stops: number;
   readonly lastVerdict: Verdict | null;
-  readonly totals: RunTotals;
+  readonly sums: RunSums;
   readonly startedAt: number;
   readonly history: readonly GuardStep[];
   readonly detectors: Readonly<Record<string, unknown>>;
 }
 
-const TOTALS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd', 'durationMs'] as const;
-
-function readTotals(value: unknown): RunTotals {
-  const record = savedObject(value, 'totals');
-  const [inputTokens, outputTokens, totalTokens, costUsd, durationMs] = TOTALS.map((name) => savedFigure(record[name], `totals.${name}`)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return { inputTokens, outputTokens, totalTokens, costUsd, durationMs };
+function readSums(value: unknown): RunSums {
+  const record = savedObject(value, 'sums');
+  const read = (name: (typeof TOTAL_NAMES)[number]): ExactSum => {
+    const path = `sums.${name}`;
+    return ExactSum.restore(savedString(record[name], path)) ?? savedError(path, 'decimal digits with at most one point', record[name]);
+  };
+  return {
+    inputTokens: read('inputTokens'),
+    outputTokens: read('outputTokens'),
+    totalTokens: read('totalTokens'),
+    costUsd: read('costUsd'),
+    durationMs: read('durationMs'),
+  };
 }
 
 /** A verdict as `check` writes it: only its shape is checked; it is shown in `summary()`, never acted on. */
@@ -75,7 +77,7 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
     toolCalls: savedInteger(snapshot.toolCalls, 'toolCalls'),
     stops: savedInteger(snapshot.stops, 'stops', 0, steps),
     lastVerdict: readVerdict(snapshot.lastVerdict),
-    totals: readTotals(snapshot.totals),
+    sums: readSums(snapshot.sums),
     startedAt: savedNumber(snapshot.startedAt, 'startedAt'),
     // Read as any step is: whatever does not fit a step is left out, as `check` would have left it out.
     history: history.map((step, index) => reduceStep(savedObject(step, `history[${String(index)}]`)).step),

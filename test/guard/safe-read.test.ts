@@ -136,7 +136,18 @@ describe('safeArray bounds the work a hostile length can cause', () => {
     toolCalls.length = 2 ** 32 - 1;
     toolCalls[2] = { name: 'search', args: { query: 'x' } };
     const guard = createGuard();
-    expect(guard.check({ toolCalls } as unknown as GuardStep)).toEqual({ stop: false });
+    expect(guard.check({ toolCalls } as unknown as GuardStep)).toEqual({
+      stop: false,
+      warnings: [
+        {
+          code: 'INPUT_LIMIT',
+          limit: 'toolCallsPerStep',
+          maximum: 10_000,
+          given: 2 ** 32 - 1,
+          detail: 'The step held 4294967295 tool calls; only the first 10000 were read.',
+        },
+      ],
+    });
     expect(guard.history[0]?.toolCalls).toEqual([{ name: 'search', args: { query: 'x' } }]);
     expect(guard.summary().toolCalls).toBe(1);
   });

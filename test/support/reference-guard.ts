@@ -11,8 +11,10 @@
  *
  * Where the README speaks, this follows the README. Where it is silent (summary state shapes, detail sentences, the
  * handling of oddities it does not mention), this follows what the guard does today, and says so next to the code.
- * The places where the two are known to disagree are listed in the differential test, with reproducers.
  */
+// The answer shape is stagnation's normalisation primitive, as canonicalize is the guard's: tested on its own, and used
+// here as the README describes it, rather than written a second time.
+import { answerShape, isContentless } from '../../src/detectors/answer-shape.js';
 import {
   canonicalize,
   type BudgetLimit,
@@ -156,6 +158,12 @@ interface RecordedCall {
   /** The call has an error that is neither `null` nor `undefined`. */
   readonly failed: boolean;
   readonly stepIndex: number;
+  /** Length of the canonical arguments. */
+  readonly argsLength: number;
+  /** The result as text: a string as given, anything else canonical; `undefined` without a result. */
+  readonly resultText: string | undefined;
+  /** The error as text when the call failed. */
+  readonly errorText: string | undefined;
 }
 
 /** A step as the reference remembers it: the sanitised copy history shows, and its calls. */
@@ -199,7 +207,17 @@ function recordCall(raw: unknown, stepIndex: number): { call: GuardToolCall; rec
   if (error !== undefined) call.error = error;
   return {
     call: Object.freeze(call),
-    recorded: { name, signature, outcome, argsPreview: preview(argsForm), failed, stepIndex },
+    recorded: {
+      name,
+      signature,
+      outcome,
+      argsPreview: preview(argsForm),
+      failed,
+      stepIndex,
+      argsLength: argsForm.length,
+      resultText: result === undefined ? undefined : typeof result === 'string' ? result : canonicalize(result),
+      errorText: failed ? (typeof error === 'string' ? error : canonicalize(error)) : undefined,
+    },
   };
 }
 
@@ -254,8 +272,8 @@ function recordStep(raw: unknown, earlier: readonly RecordedStep[], window: numb
   const durationMs = readField(raw, 'durationMs');
   if (usable(durationMs)) step.durationMs = durationMs;
   const timestamp = readField(raw, 'timestamp');
-  // The README: only numbers "that are finite and not negative" are kept.
-  if (usable(timestamp)) step.timestamp = timestamp;
+  // A point in time: any finite number is kept (the README's rule on negative numbers is about figures that add up).
+  if (typeof timestamp === 'number' && Number.isFinite(timestamp)) step.timestamp = timestamp;
 
   const usage = step.usage;
   const input = decimalOf(usage?.inputTokens ?? 0);
@@ -307,6 +325,7 @@ interface ReferenceOptions {
   readonly repeatedToolCall: { threshold: number; requireIdenticalResults: boolean; ignoreErrors: boolean } | false;
   readonly oscillation: { maxPeriod: number; repeats: number } | false;
   readonly noProgress: { threshold: number } | false;
+  readonly stagnation: { window: number; maxNew: number; writeArgsLength: number } | false;
   readonly finishReason: { terminal: readonly string[]; otherPolicy: OtherPolicy } | false;
   readonly budget: readonly BudgetRule[] | false;
   readonly custom: readonly CustomDetector[];
@@ -328,6 +347,7 @@ function readOptions(options: GuardOptions): ReferenceOptions {
   const repeated = options.repeatedToolCall;
   const oscillation = options.oscillation;
   const noProgress = options.noProgress;
+  const stagnation = options.stagnation;
   const finish = options.finishReason;
   const budget = options.budget;
   const custom = options.custom;
@@ -343,6 +363,15 @@ function readOptions(options: GuardOptions): ReferenceOptions {
           },
     oscillation: oscillation === false ? false : { maxPeriod: oscillation?.maxPeriod ?? 3, repeats: oscillation?.repeats ?? 3 },
     noProgress: noProgress === false ? false : { threshold: noProgress?.threshold ?? 3 },
+    stagnation:
+      stagnation === false
+        ? false
+        : {
+            window: stagnation?.window ?? 20,
+            // The default, 6, stays below a smaller window.
+            maxNew: stagnation?.maxNew ?? Math.min(6, (stagnation?.window ?? 20) - 1),
+            writeArgsLength: stagnation?.writeArgsLength ?? 70,
+          },
     finishReason:
       finish === false
         ? false
@@ -421,7 +450,7 @@ function finishReasonFinding(
 
 /** The detail sentences show figures rounded to four decimals (the guard's formula; the README does not say). */
 function show(value: number): string {
-  return String(Math.round(value * 10_000) / 10_000);
+  return value >= 1e12 ? String(value) : String(Math.round(value * 10_000) / 10_000);
 }
 
 /** The run's totals: the exact sums of every step's figures, each as the nearest double. */
@@ -478,9 +507,8 @@ function maxStepsFinding(limit: number, index: number): Finding | undefined {
   };
 }
 
-// The guard keeps `max(threshold, 100)` step indexes, where the README says "the latest 100 at most"; a fix to 100 is
-// coming. Until then this copies the guard, so the difference is pinned by a test of its own rather than by every run.
-const STEP_INDEXES_KEPT = (threshold: number): number => Math.max(threshold, 100);
+/** Evidence lists the latest 100 step indexes at most. */
+const STEP_INDEXES_KEPT = (): number => 100;
 
 /** How many entries in a row, ending at `end`, share the key of the entry at `end`. */
 function runLengthAt<T>(sequence: readonly T[], end: number, key: (item: T) => string): number {
@@ -515,7 +543,7 @@ function repeatedToolCallFinding(
     const run = calls.slice(position - count + 1, position + 1);
     const [first] = run;
     if (first === undefined) return;
-    const stepIndexes = [...new Set(run.map((entry) => entry.stepIndex))].slice(-STEP_INDEXES_KEPT(threshold));
+    const stepIndexes = [...new Set(run.map((entry) => entry.stepIndex))].slice(-STEP_INDEXES_KEPT());
     const identicalResults = run.every((entry) => entry.outcome === first.outcome);
     found = {
       code: 'REPEATED_TOOL_CALL',
@@ -602,6 +630,128 @@ function noProgressFinding(threshold: number, steps: readonly RecordedStep[]): F
 }
 
 /** What one custom rule asked for, read the way the README describes, or `undefined` to go on. */
+/** What a call's answer is compared by (the README's "answer key"), in full text. */
+function answerOf(call: RecordedCall, writeArgsLength: number): { key: string; shape: string } {
+  if (call.resultText === undefined && call.errorText === undefined) return { key: `call ${call.signature}`, shape: '' };
+  const result = call.resultText ?? '';
+  if (call.errorText === undefined && isContentless(result)) {
+    const shape = answerShape(result);
+    // A write (long arguments) answered without words is compared by the call; a short call's answer as it is.
+    return { key: call.argsLength >= writeArgsLength ? `write ${call.signature} ${shape}` : `exact ${result}`, shape };
+  }
+  const resultShape = answerShape(result);
+  const shape = resultShape + (call.errorText === undefined ? '' : `${resultShape === '' ? '' : ' '}error: ${answerShape(call.errorText)}`);
+  return { key: `${call.errorText === undefined ? 'answer' : 'error'} ${shape}`, shape };
+}
+
+interface StagnationEntry {
+  readonly step: number;
+  readonly isNew: boolean;
+  readonly calls: readonly { readonly call: RecordedCall; readonly key: string; readonly shape: string }[];
+}
+
+/**
+ * The stagnation window worked out again from the whole run: every call's answer, whether it was new (not brought by
+ * an earlier call, or with `historyLimit` by one of the last that many steps, this one included), which calls count
+ * (not one repeating the call just before it without news), and the entries of the steps with such calls.
+ */
+function stagnationEntries(writeArgsLength: number, steps: readonly RecordedStep[], memory: number | undefined): {
+  entries: StagnationEntry[];
+  answers: Map<string, number>;
+} {
+  const answers = new Map<string, number>();
+  const entries: StagnationEntry[] = [];
+  let previous: string | undefined;
+  steps.forEach((recorded, index) => {
+    const kept: StagnationEntry['calls'][number][] = [];
+    let isNew = false;
+    for (const call of recorded.calls) {
+      const { key, shape } = answerOf(call, writeArgsLength);
+      const last = answers.get(key);
+      const fresh = last === undefined || (memory !== undefined && last < index - memory);
+      answers.set(key, index);
+      const repeat = call.signature === previous && !fresh;
+      previous = call.signature;
+      if (repeat) continue;
+      if (fresh) isNew = true;
+      kept.push({ call, key, shape });
+    }
+    if (kept.length > 0) entries.push({ step: index, isNew, calls: kept });
+  });
+  return { entries, answers };
+}
+
+/** The most frequent items, at most three, ties in order of first appearance. */
+function topThree<T>(items: readonly T[], keyOf: (item: T) => string): { item: T; count: number }[] {
+  const counts = new Map<string, { item: T; count: number }>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const counted = counts.get(key);
+    if (counted === undefined) counts.set(key, { item, count: 1 });
+    else counted.count++;
+  }
+  return [...counts.values()].sort((left, right) => right.count - left.count).slice(0, 3);
+}
+
+function stagnationFinding(
+  options: { window: number; maxNew: number; writeArgsLength: number },
+  steps: readonly RecordedStep[],
+  memory: number | undefined,
+): Finding | undefined {
+  const { entries } = stagnationEntries(options.writeArgsLength, steps, memory);
+  const index = steps.length - 1;
+  if (entries.at(-1)?.step !== index || entries.length < options.window) return undefined;
+  const window = entries.slice(-options.window);
+  const newOutcomes = window.filter((entry) => entry.isNew).length;
+  if (newOutcomes > options.maxNew) return undefined;
+  const calls = window.flatMap((entry) => entry.calls);
+  const topCalls = topThree(calls, (entry) => entry.call.signature).map(({ item, count }) => ({
+    tool: item.call.name,
+    argsPreview: item.call.argsPreview,
+    count,
+  }));
+  const topAnswers = topThree(calls, (entry) => entry.key).map(({ item, count }) => ({ shapePreview: preview(item.shape), count }));
+  const [call] = topCalls as [(typeof topCalls)[number]];
+  const [answer] = topAnswers as [(typeof topAnswers)[number]];
+  const most =
+    call.count >= answer.count
+      ? `${call.tool}(${call.argsPreview}) was called ${String(call.count)} times`
+      : `the same answer came back ${String(answer.count)} times: "${answer.shapePreview}"`;
+  return {
+    code: 'STAGNATION',
+    detail: `Only ${String(newOutcomes)} of the last ${String(options.window)} steps with tool calls brought an answer not seen before in this run; ${most}.`,
+    evidence: {
+      window: options.window,
+      maxNew: options.maxNew,
+      newOutcomes,
+      calls: topCalls,
+      answers: topAnswers,
+      callCount: calls.length,
+      distinctCalls: new Set(calls.map((entry) => entry.call.signature)).size,
+      stepIndexes: window.slice(-100).map((entry) => entry.step),
+    },
+  };
+}
+
+function stagnationState(
+  options: { window: number; maxNew: number; writeArgsLength: number },
+  steps: readonly RecordedStep[],
+  memory: number | undefined,
+): JsonValue {
+  const { entries, answers } = stagnationEntries(options.writeArgsLength, steps, memory);
+  const window = entries.slice(-options.window);
+  // With a memory, answers are forgotten when a later step with calls is read: counted as of the last such step.
+  const lastWithCalls = steps.reduce((last, recorded, index) => (recorded.calls.length > 0 ? index : last), -1);
+  const remembered = [...answers.values()].filter((last) => memory === undefined || last >= lastWithCalls - memory).length;
+  return {
+    window: options.window,
+    maxNew: options.maxNew,
+    steps: window.length,
+    newInWindow: window.filter((entry) => entry.isNew).length,
+    distinctAnswers: remembered,
+  };
+}
+
 function customFinding(result: unknown): Finding | undefined {
   if (result === null || typeof result !== 'object') return undefined;
   const { stop, code, detail, evidence } = result as { stop?: unknown; code?: unknown; detail?: unknown; evidence?: unknown };
@@ -661,6 +811,32 @@ function lastFinishReason(steps: readonly RecordedStep[]): string | null {
   return null;
 }
 
+/**
+ * Verdict codes and details are one line of a log: every character that could break or recolour the line is written
+ * as an escape (newline as `\\n`, others as `\\u` and four hex digits), as are unpaired surrogate halves.
+ */
+function escapeForLog(text: string): string {
+  let out = '';
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const high = code >= 0xd800 && code <= 0xdbff;
+    const low = code >= 0xdc00 && code <= 0xdfff;
+    const next = text.charCodeAt(index + 1);
+    if (high && next >= 0xdc00 && next <= 0xdfff) {
+      out += text.slice(index, index + 2);
+      index++;
+      continue;
+    }
+    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f) || [0x61c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069].includes(code);
+    if (!control && !high && !low) out += text.charAt(index);
+    else if (code === 10) out += '\\n';
+    else if (code === 13) out += '\\r';
+    else if (code === 9) out += '\\t';
+    else out += `\\u${code.toString(16).padStart(4, '0')}`;
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // The guard.
 
@@ -679,7 +855,10 @@ interface ReferenceRun {
  * @param options - valid guard options (they are not checked here)
  * @returns a guard to compare with the real one, step by step
  */
-export function createReferenceGuard(options: GuardOptions = {}): Guard {
+/** What the reference implements of a guard: recording steps, starting over, and reporting. */
+export type ReferenceGuard = Pick<Guard, 'check' | 'reset' | 'summary' | 'history'>;
+
+export function createReferenceGuard(options: GuardOptions = {}): ReferenceGuard {
   const settings = readOptions(options);
   const newRun = (): ReferenceRun => ({ steps: [], startedAt: settings.now(), stops: 0, customStops: 0, lastVerdict: null });
   let run = newRun();
@@ -714,6 +893,9 @@ export function createReferenceGuard(options: GuardOptions = {}): Guard {
     if (settings.noProgress !== false) {
       findings.push(['no-progress', noProgressFinding(settings.noProgress.threshold, steps)]);
     }
+    if (settings.stagnation !== false) {
+      findings.push(['stagnation', stagnationFinding(settings.stagnation, steps, settings.historyLimit)]);
+    }
     if (settings.custom.length > 0) {
       // Every rule sees every step, even after an earlier one asked to stop; the first to ask wins.
       const history = kept();
@@ -731,7 +913,7 @@ export function createReferenceGuard(options: GuardOptions = {}): Guard {
       verdict = { stop: false, ...extra };
     } else {
       const [reason, { code, detail, evidence }] = winner;
-      verdict = { stop: true, reason, code, detail, evidence, ...extra } as StopVerdict;
+      verdict = { stop: true, reason, code: escapeForLog(code), detail: escapeForLog(detail), evidence, ...extra } as StopVerdict;
       run.stops++;
     }
     run.lastVerdict = verdict;
@@ -756,6 +938,7 @@ export function createReferenceGuard(options: GuardOptions = {}): Guard {
     if (settings.noProgress !== false) {
       detectors['no-progress'] = noProgressState(settings.noProgress.threshold, steps, settings.historyLimit);
     }
+    if (settings.stagnation !== false) detectors.stagnation = stagnationState(settings.stagnation, steps, settings.historyLimit);
     if (settings.custom.length > 0) detectors.custom = { detectors: settings.custom.length, stops: run.customStops };
     return {
       steps: steps.length,

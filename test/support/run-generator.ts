@@ -6,11 +6,8 @@
  * The same seed and run number always give the same run, whatever else is generated, so a failure names the run to
  * replay: `generateRun(seed, id)`.
  *
- * Some inputs are left out on purpose because the guard and the README disagree on them today; the differential test
- * pins each of those with a test of its own ("known disagreements"). Each exclusion below says which one.
  */
 import { canonicalize, type CustomDetector, type GuardOptions } from '../../src/index.js';
-import { decimalProduct } from './reference-guard.js';
 
 /** mulberry32: a small, fast PRNG whose sequence depends only on its seed. */
 export class Random {
@@ -165,11 +162,10 @@ const ERRORS: readonly (() => unknown)[] = [
 ];
 
 /**
- * Cost figures written with few decimals. Figures of 16 or 17 significant digits (a price worked out as tokens × rate)
- * are left out: the guard rounds each step's sum of those, the reference only the exact total (known disagreement
- * "totals of figures a double cannot hold").
+ * Cost figures: with few decimals, and with 16 or 17 significant digits (a price worked out as tokens × rate), whose
+ * exact decimal sums a double cannot always hold.
  */
-const COSTS = [0.1, 0.2, 0.05, 0.01, 0.003, 0.25, 0.3, 0.07, 0, 1e-7, 0.125, 0.015, 1.5];
+const COSTS = [0.1, 0.2, 0.05, 0.01, 0.003, 0.25, 0.3, 0.07, 0, 1e-7, 0.125, 0.015, 1.5, 0.6666666666666666, 1200 * 0.0000025, 0.1 + 0.2];
 
 /** Figures that are not usable (not finite, negative, not a number) and must be ignored. */
 const UNUSABLE_FIGURES: readonly unknown[] = [Number.NaN, -5, Infinity, -Infinity, '12', null, true, -0.5];
@@ -312,9 +308,8 @@ function makeUsage(random: Random): unknown {
   if (random.chance(0.85)) usage.outputTokens = figure(() => random.integer(0, 300));
   if (random.chance(0.25)) usage.totalTokens = figure(() => random.pick([random.integer(0, 900), 12.5, 0]));
   if (random.chance(0.6)) usage.costUsd = figure(() => random.pick(COSTS));
-  // Huge figures make totals stop at the largest finite number. Totals between 2^53 and that are left out, for the
-  // same reason as long cost figures (known disagreement "totals of figures a double cannot hold").
-  if (random.chance(0.01)) usage[random.pick(['inputTokens', 'costUsd'])] = random.pick([1e308, -0]);
+  // Huge figures make totals stop at the largest finite number; figures past 2^53 add beyond a double's integers.
+  if (random.chance(0.01)) usage[random.pick(['inputTokens', 'costUsd'])] = random.pick([1e308, -0, 2 ** 53, 2 ** 53 + 2]);
   return usage;
 }
 
@@ -334,8 +329,7 @@ function makeStep(context: RunContext, calls: readonly unknown[] | undefined): u
   if (random.chance(0.6)) {
     step.durationMs = random.chance(0.9) ? random.pick([random.integer(0, 400), 0.5, 12.5, 0.1]) : random.pick(UNUSABLE_FIGURES);
   }
-  // Negative timestamps are left out (known disagreement "negative timestamp").
-  if (random.chance(0.3)) step.timestamp = random.pick([1_767_225_600_000 + random.integer(0, 1e6), 0, 1.5, Number.NaN, Infinity, 'now']);
+  if (random.chance(0.3)) step.timestamp = random.pick([1_767_225_600_000 + random.integer(0, 1e6), 0, 1.5, -5, Number.NaN, Infinity, 'now']);
   return step;
 }
 
@@ -374,8 +368,7 @@ function makeOddStep(context: RunContext): unknown {
       // Fields found on the prototype chain (as on a class instance) are read like own fields.
       return Object.create(Object.freeze({ toolCalls: [makeCall(context, template)], text: 'inherited' })) as unknown;
     default:
-      // Non-array `toolCalls` values are left out (known disagreement "non-array toolCalls").
-      return makeStep(context, []);
+      return { ...(makeStep(context, []) as object), toolCalls: random.pick([null, 'search', { 0: makeCall(context, template), length: 1 }, []]) };
   }
 }
 
@@ -453,15 +446,9 @@ const TERMINAL_LISTS: readonly (readonly string[] | undefined)[] = [
 
 const WARN_RATIOS = [0.1, 0.25, 0.3, 0.5, 0.6, 0.75, 0.8, 0.9, 0.95, 1];
 
-/**
- * A budget limit with its warning ratio. The guard compares with the floating-point `warnAt * limit`, the README with
- * `warnAt × limit`; pairs whose two products differ are given a ratio of 0.5 instead (known disagreement "warnAt
- * threshold").
- */
-function budgetLimit(random: Random, limit: number, sharedWarnAt: number | undefined): number | { limit: number; warnAt?: number } {
-  let warnAt = random.chance(0.5) ? random.pick(WARN_RATIOS) : undefined;
-  const effective = warnAt ?? sharedWarnAt;
-  if (effective !== undefined && effective * limit !== decimalProduct(effective, limit)) warnAt = 0.5;
+/** A budget limit with its warning ratio; warnings start at the exact decimal product of the two. */
+function budgetLimit(random: Random, limit: number): number | { limit: number; warnAt?: number } {
+  const warnAt = random.chance(0.5) ? random.pick(WARN_RATIOS) : undefined;
   if (warnAt === undefined && random.chance(0.5)) return limit;
   return warnAt === undefined ? { limit } : { limit, warnAt };
 }
@@ -475,7 +462,7 @@ function makeBudget(random: Random): GuardOptions['budget'] {
   const budget: Record<string, unknown> = {};
   if (warnAt !== undefined) budget.warnAt = warnAt;
   const maybe = (option: string, limit: () => number): void => {
-    if (random.chance(0.55)) budget[option] = budgetLimit(random, limit(), warnAt);
+    if (random.chance(0.55)) budget[option] = budgetLimit(random, limit());
   };
   maybe('maxTotalTokens', () => random.pick([random.integer(1_000, 40_000), 15_000.5]));
   maybe('maxInputTokens', () => random.integer(1_000, 25_000));
@@ -546,6 +533,11 @@ function makeOptions(random: Random): (now: () => number, log: string[]) => Guar
       repeats: maybeSetting(random, random.integer(2, 4)),
     })),
     noProgress: detectorSwitch(random, () => ({ threshold: maybeSetting(random, random.integer(2, 5)) })),
+    stagnation: detectorSwitch(random, () => {
+      // Small windows, so generated runs fill them.
+      const window = random.integer(2, 8);
+      return { window, maxNew: maybeSetting(random, random.integer(0, window - 1)), writeArgsLength: maybeSetting(random, random.pick([0, 20, 70])) };
+    }),
     finishReason: detectorSwitch(random, () => ({
       terminal: random.pick(TERMINAL_LISTS),
       otherPolicy: random.pick([undefined, 'stop', 'continue', 'stop-if-text-only'] as const),
