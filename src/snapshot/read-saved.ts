@@ -25,12 +25,6 @@ export function savedInteger(value: unknown, path: string, min = 0, max = Number
   return value;
 }
 
-/** A finite number of at least 0, or an error naming `path`. */
-export function savedFigure(value: unknown, path: string): number {
-  if (!isFiniteNumber(value) || value < 0) savedError(path, 'a finite number of at least 0', value);
-  return value;
-}
-
 /** A finite number, or an error naming `path`. */
 export function savedNumber(value: unknown, path: string): number {
   if (!isFiniteNumber(value)) savedError(path, 'a finite number', value);

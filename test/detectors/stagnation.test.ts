@@ -184,6 +184,16 @@ describe('stagnation', () => {
     expect(play(guardWith({ window: 6, maxNew: 2 }, { historyLimit: 2 }), cycle).some((verdict) => verdict.stop)).toBe(false);
   });
 
+  it('peeks at a step exactly as it checks it, repeated calls within the step included', () => {
+    const twice = calls(call('grep', { pattern: 'c' }, { result: 'y' }), call('grep', { pattern: 'c' }, { result: 'y' }));
+    const steps = [grep('a', 'x'), grep('b', 'x')];
+    const peeking = guardWith({ window: 2, maxNew: 1 });
+    play(peeking, steps);
+    const peeked = peeking.peek(twice);
+    expect(peeked).toMatchObject({ stop: true, evidence: { newOutcomes: 1, callCount: 2 } });
+    expect(peeking.check(twice)).toStrictEqual(peeked);
+  });
+
   it('gives the same verdicts through the replay path as through check', () => {
     const steps = Array.from({ length: 25 }, (_, index) => grep(`t${String(index)}`, 'No matches'));
     const direct = play(guardWith(), steps);

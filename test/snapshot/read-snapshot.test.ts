@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { createGuard, type GuardOptions, type GuardSnapshot, type GuardStep } from '../../src/index.js';
+
+const OPTIONS: GuardOptions = {
+  maxSteps: 40,
+  budget: { maxCostUsd: { limit: 5, warnAt: 0.5 } },
+  custom: () => undefined,
+  historyLimit: 5,
+  now: () => 0,
+};
+
+const STEPS: GuardStep[] = [
+  { text: 'Looking', toolCalls: [{ name: 'search', args: { q: 'a' }, result: 'No matches found for "a"' }], usage: { costUsd: 0.1 } },
+  { text: 'Again', toolCalls: [{ name: 'search', args: { q: 'b' }, result: 'No matches found for "b"' }], finishReason: 'tool-calls' },
+  { text: 'Reading', toolCalls: [{ name: 'read', args: { path: 'x' }, result: 'text' }, { name: 'read', args: { path: 'x' }, result: 'text' }] },
+];
+
+/** A snapshot of a guard that has seen the steps, as plain JSON that tests may edit. */
+function snapshotJson(): Record<string, unknown> {
+  const guard = createGuard(OPTIONS);
+  for (const step of STEPS) guard.check(step);
+  return JSON.parse(JSON.stringify(guard.snapshot())) as Record<string, unknown>;
+}
+
+/** The snapshot with one field replaced (or removed, with `undefined`), by a path of keys and indexes. */
+function edited(path: readonly (string | number)[], value: unknown): unknown {
+  const snapshot = snapshotJson();
+  let target: Record<string | number, unknown> = snapshot;
+  for (const key of path.slice(0, -1)) target = target[key] as Record<string | number, unknown>;
+  const last = path.at(-1) ?? '';
+  if (value === undefined) Reflect.deleteProperty(target, last);
+  else target[last] = value;
+  return snapshot;
+}
+
+function restore(snapshot: unknown, options: GuardOptions = OPTIONS): unknown {
+  return createGuard(options, { snapshot });
+}
+
+describe('restoring a snapshot', () => {
+  it('takes the snapshot as it came, or after a JSON round trip, and goes on', () => {
+    const guard = createGuard(OPTIONS);
+    for (const step of STEPS) guard.check(step);
+    const direct = createGuard(OPTIONS, { snapshot: guard.snapshot() });
+    const throughJson = createGuard(OPTIONS, { snapshot: JSON.parse(JSON.stringify(guard.snapshot())) as unknown });
+    expect(direct.summary()).toStrictEqual(guard.summary());
+    expect(throughJson.summary()).toStrictEqual(guard.summary());
+  });
+
+  it('writes version 1, the options fingerprint, counts, totals, exact sums, the clock, history and each detector', () => {
+    const snapshot = snapshotJson() as unknown as GuardSnapshot;
+    expect(Object.keys(snapshot)).toEqual(['version', 'options', 'steps', 'toolCalls', 'stops', 'lastVerdict', 'totals', 'sums', 'startedAt', 'history', 'detectors']);
+    expect(snapshot).toMatchObject({ version: 1, steps: 3, toolCalls: 4, stops: 0, startedAt: 0, sums: { costUsd: '0.1', inputTokens: '0' } });
+    expect(Object.keys(snapshot.detectors)).toEqual(['finish-reason', 'budget', 'max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'stagnation', 'custom']);
+    expect(snapshot.options['oscillation.maxPeriod']).toMatch(/^[0-9a-f]{12}$/);
+    expect(typeof snapshot.options.custom).toBe('string');
+    // A fingerprint, not the options: no value of an option appears in it.
+    expect(JSON.stringify(snapshot.options)).not.toContain('"5"');
+  });
+
+  it.each<[string, GuardOptions, string]>([
+    ['another maxSteps', { ...OPTIONS, maxSteps: 41 }, 'maxSteps'],
+    ['maxSteps off', { ...OPTIONS, maxSteps: false }, 'maxSteps'],
+    ['another threshold', { ...OPTIONS, repeatedToolCall: { threshold: 4 } }, 'repeatedToolCall.threshold'],
+    ['requireIdenticalResults', { ...OPTIONS, repeatedToolCall: { requireIdenticalResults: true } }, 'repeatedToolCall.requireIdenticalResults'],
+    ['oscillation off', { ...OPTIONS, oscillation: false }, 'oscillation'],
+    ['another stagnation window', { ...OPTIONS, stagnation: { window: 10 } }, 'stagnation.window'],
+    ['another terminal list', { ...OPTIONS, finishReason: { terminal: ['stop'] } }, 'finishReason.terminal'],
+    ['another budget limit', { ...OPTIONS, budget: { maxCostUsd: 6 } }, 'budget.maxCostUsd'],
+    ['a budget limit more', { ...OPTIONS, budget: { maxCostUsd: { limit: 5, warnAt: 0.5 }, maxTotalTokens: 9 } }, 'budget.maxTotalTokens'],
+    ['no custom rule', { ...OPTIONS, custom: undefined }, 'custom'],
+    ['another historyLimit', { ...OPTIONS, historyLimit: 6 }, 'historyLimit'],
+  ])('refuses a snapshot restored with %s, naming the option', (_label, options, path) => {
+    expect(() => restore(snapshotJson(), options)).toThrow(TypeError);
+    expect(() => restore(snapshotJson(), options)).toThrow(`the snapshot was taken under other options: "${path}" differs.`);
+  });
+
+  it('does not compare the clock: every process has its own', () => {
+    expect(() => restore(snapshotJson(), { ...OPTIONS, now: () => 5 })).not.toThrow();
+  });
+
+  it.each([
+    ['not an object', [], 'snapshot', 'an object, got an array'],
+    ['another version', ['version', 2], 'version', '1 (the snapshot format this version of agent-loopguard reads), got 2'],
+    ['no version', ['version', undefined], 'version', '1 (the snapshot format this version of agent-loopguard reads), got undefined'],
+    ['options not an object', ['options', 'x'], 'options', 'an object, got "x"'],
+    ['a negative step count', ['steps', -1], 'steps', 'an integer from 0'],
+    ['a fractional tool call count', ['toolCalls', 1.5], 'toolCalls', 'an integer from 0'],
+    ['more stops than steps', ['stops', 4], 'stops', 'an integer from 0 to 3'],
+    ['a verdict that is not one', ['lastVerdict', { stop: 'no' }], 'lastVerdict.stop', 'true or false'],
+    ['a stop verdict without a code', ['lastVerdict', { stop: true, reason: 'custom', detail: 'x' }], 'lastVerdict.code', 'a string'],
+    ['a sum that is not a decimal', ['sums', 'costUsd', '1e5'], 'sums.costUsd', 'decimal digits with at most one point, got "1e5"'],
+    ['a missing sum', ['sums', 'durationMs', undefined], 'sums.durationMs', 'a string, got undefined'],
+    ['a clock start that is not a number', ['startedAt', 'now'], 'startedAt', 'a finite number'],
+    ['history longer than the steps allow', ['history', [{}, {}, {}, {}]], 'history', 'an array of at most 3 items'],
+    ['history shorter than kept', ['history', [{}]], 'history', 'an array of 3 steps'],
+    ['a step that is not an object', ['history', 1, 'text'], 'history[1]', 'an object, got "text"'],
+    ['no detectors', ['detectors', undefined], 'detectors', 'an object, got undefined'],
+    ['a detector missing', ['detectors', 'oscillation', undefined], 'detectors.oscillation', "an enabled detector's saved state"],
+    ['a repeat run of no calls', ['detectors', 'repeated-tool-call', 'run', 'count', 0], 'detectors.repeated-tool-call.run.count', 'an integer from 1'],
+    ['a repeat run without its first call', ['detectors', 'repeated-tool-call', 'run', 'first', undefined], 'detectors.repeated-tool-call.run.first', 'an object'],
+    ['too many step indexes', ['detectors', 'repeated-tool-call', 'run', 'stepIndexes', Array.from({ length: 101 }, () => 0)], 'detectors.repeated-tool-call.run.stepIndexes', 'an array of at most 100 items'],
+    ['an oscillation ring of the wrong length', ['detectors', 'oscillation', 'recent', []], 'detectors.oscillation.recent', 'an array of 3 calls'],
+    ['oscillation counts of the wrong length', ['detectors', 'oscillation', 'matched', [0]], 'detectors.oscillation.matched', 'an array of 4 counts'],
+    ['an oscillation count past the calls', ['detectors', 'oscillation', 'matched', 2, 99], 'detectors.oscillation.matched[2]', 'an integer from 0 to 4'],
+    ['a call without a signature', ['detectors', 'oscillation', 'recent', 0, 'signature', 7], 'detectors.oscillation.recent[0].signature', 'a string'],
+    ['a stalled run of no steps', ['detectors', 'no-progress', 'stalled', { steps: 0, textKey: '', textPreview: '' }], 'detectors.no-progress.stalled.steps', 'an integer from 1'],
+    ['remembered outcomes not listed', ['detectors', 'no-progress', 'outcomes', 'x'], 'detectors.no-progress.outcomes', 'an object'],
+    ['a remembered outcome without its step', ['detectors', 'no-progress', 'outcomes', 'queue', 0, [ 'key' ]], 'detectors.no-progress.outcomes.queue[0][1]', 'an integer from 0'],
+    ['a stagnation entry without its calls', ['detectors', 'stagnation', 'window', 0, 'calls', undefined], 'detectors.stagnation.window[0].calls', 'an array'],
+    ['stagnation entries fewer than listed', ['detectors', 'stagnation', 'entries', 1], 'detectors.stagnation.entries', 'an integer from 3'],
+    ['a finish reason that is not a string', ['detectors', 'finish-reason', 'lastReason', 5], 'detectors.finish-reason.lastReason', 'a string, got 5'],
+    ['a negative stop count of custom rules', ['detectors', 'custom', 'stops', -1], 'detectors.custom.stops', 'an integer from 0'],
+  ])('refuses a snapshot with %s, naming the field', (_label, edit, field, expected) => {
+    // A list of keys ending in the new value edits one field; anything else is the whole snapshot.
+    const snapshot = Array.isArray(edit) && typeof edit[0] === 'string' ? edited(edit.slice(0, -1) as string[], edit.at(-1)) : edit;
+    expect(() => restore(snapshot)).toThrow(TypeError);
+    expect(() => restore(snapshot)).toThrow(`snapshot field "${field}" must be ${expected}`);
+  });
+
+  it('holds a bounded size per step with historyLimit, whatever the run length', () => {
+    const sizeAfter = (steps: number): number => {
+      const guard = createGuard({ maxSteps: false, historyLimit: 10, now: () => 0 });
+      for (let index = 0; index < steps; index++) {
+        guard.check({ text: `step ${String(index)}`, toolCalls: [{ name: 'read', args: { page: index }, result: `page ${'x'.repeat(index % 50)} ${String(index)}` }] });
+      }
+      return JSON.stringify(guard.snapshot()).length;
+    };
+    const short = sizeAfter(500);
+    const long = sizeAfter(5_000);
+    expect(long).toBeLessThan(short * 1.1);
+    expect(long).toBeLessThan(20_000);
+  });
+});
