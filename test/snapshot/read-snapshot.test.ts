@@ -98,6 +98,8 @@ describe('restoring a snapshot', () => {
     ['no detectors', ['detectors', undefined], 'detectors', 'an object, got undefined'],
     ['a detector missing', ['detectors', 'oscillation', undefined], 'detectors.oscillation', "an enabled detector's saved state"],
     ['a repeat run of no calls', ['detectors', 'repeated-tool-call', 'run', 'count', 0], 'detectors.repeated-tool-call.run.count', 'an integer from 1'],
+    ['a repeat run whose identicalResults is not a boolean', ['detectors', 'repeated-tool-call', 'run', 'identicalResults', 'yes'], 'detectors.repeated-tool-call.run.identicalResults', 'true or false, got "yes"'],
+    ['a stagnation entry whose isNew is not a boolean', ['detectors', 'stagnation', 'window', 0, 'isNew', 1], 'detectors.stagnation.window[0].isNew', 'true or false, got 1'],
     ['a repeat run without its first call', ['detectors', 'repeated-tool-call', 'run', 'first', undefined], 'detectors.repeated-tool-call.run.first', 'an object'],
     ['too many step indexes', ['detectors', 'repeated-tool-call', 'run', 'stepIndexes', Array.from({ length: 101 }, () => 0)], 'detectors.repeated-tool-call.run.stepIndexes', 'an array of at most 100 items'],
     ['an oscillation ring of the wrong length', ['detectors', 'oscillation', 'recent', []], 'detectors.oscillation.recent', 'an array of 3 calls'],
