@@ -3,6 +3,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // No test asserts speed: work is bounded by counting, not timing. A generous limit keeps the heavy ones (huge
+    // inputs, property runs, child processes) from failing on a busy two-core machine, where they take a few seconds.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // The packed-tarball tests need a build: `npm run test:package` runs them (vitest.package.config.ts).
     exclude: [...configDefaults.exclude, 'test/package/**'],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },

@@ -19,7 +19,10 @@ export interface AbortSignalLike {
 
 /** Options of {@link runAgentLoop}. */
 export interface RunAgentLoopOptions<Step extends AgentLoopStep = AgentLoopStep> {
-  /** Runs step number `index` (0-based): call the model, run its tools, report what happened. Errors propagate. */
+  /**
+   * Runs step number `index` (0-based, counted from the guard's first step): call the model, run its tools, report
+   * what happened. Errors propagate.
+   */
   readonly step: (index: number) => Step | PromiseLike<Step>;
   /** The guard that judges each step. @default createGuard() */
   readonly guard?: Guard | undefined;
@@ -46,7 +49,8 @@ export interface AgentLoopResult<Step extends AgentLoopStep = AgentLoopStep> {
 }
 
 /**
- * Runs `step(0)`, `step(1)`, ... until the agent is done, the guard says stop, or the signal aborts.
+ * Runs `step(0)`, `step(1)`, ... until the agent is done, the guard says stop, or the signal aborts. With a guard
+ * that has seen steps already (restored from a snapshot), numbering goes on from its step count.
  *
  * A step is done when it sets `done: true`, or, without `done`, when it has no tool calls. The guard sees every step,
  * done or not, so a done step can still be judged a fault (its finish reason was `length`, say).
@@ -60,7 +64,8 @@ export async function runAgentLoop<Step extends AgentLoopStep>(
   const guard = options.guard ?? createGuard();
   const steps: Step[] = [];
   let verdict: Verdict = { stop: false };
-  for (let index = 0; ; index++) {
+  // A guard restored from a snapshot has seen steps already: numbering goes on from there.
+  for (let index = guard.summary().steps; ; index++) {
     if (signal?.aborted === true) return { steps, verdict, completed: false, aborted: true };
     const step = await runStep(index);
     steps.push(step);

@@ -1,6 +1,6 @@
 import { createGuard } from '../guard/create-guard.js';
 import { safeRead } from '../guard/safe-read.js';
-import type { Guard, GuardOptions, StopVerdict, Verdict } from '../types.js';
+import type { Guard, GuardOptions, GuardSnapshot, StopVerdict, Verdict } from '../types.js';
 import { toGuardStep } from './to-guard-step.js';
 import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';
 
@@ -18,12 +18,25 @@ export interface ToStopWhenOptions<Step extends AiSdkStepLike = AiSdkStepLike> {
    * @default undefined (no cost reported)
    */
   readonly cost?: AiSdkCostFunction<Step> | undefined;
+  /**
+   * Where the run left off: what an earlier condition's `snapshot()` returned (for a durable run that goes on in
+   * another invocation or process). Replays then start from that state instead of a fresh guard. Only with
+   * `GuardOptions`, the same options the snapshot was taken under.
+   * @default undefined (replays start from a fresh guard)
+   */
+  readonly snapshot?: unknown;
 }
 
-/** A stop condition in the shape the AI SDK's `stopWhen` takes (`StopCondition`). */
-export type GuardStopCondition<Step extends AiSdkStepLike = AiSdkStepLike> = (options: {
+/** A stop condition in the shape the AI SDK's `stopWhen` takes (`StopCondition`), whose state can be saved. */
+export type GuardStopCondition<Step extends AiSdkStepLike = AiSdkStepLike> = ((options: {
   readonly steps: readonly Step[];
-}) => boolean;
+}) => boolean) & {
+  /**
+   * The state after the last step the condition judged (or the starting state, before any), to pass as `snapshot`
+   * to the next invocation's condition. Throws when the last replay itself threw (a `cost` function or custom rule).
+   */
+  snapshot(): GuardSnapshot;
+};
 
 /** A replay in progress: the guard after the steps in `seen`, and the verdict it gave for each of them. */
 interface Replay {
@@ -52,15 +65,16 @@ interface Replay {
  * same (`createGuard({ ..., now: () => 0 })`) if it sets `maxDurationMs`.
  * @param optionsOrFactory - `GuardOptions`, or a function returning a new guard (called for every replay from
  *   scratch; the guard it returns is reset first). @default {} (a guard with the default options)
- * @param options - `onStop` and `cost`
- * @returns `({ steps }) => boolean`
- * @throws TypeError from `createGuard` when `optionsOrFactory` holds invalid options
+ * @param options - `onStop`, `cost`, and `snapshot` to go on from an earlier invocation
+ * @returns `({ steps }) => boolean`, with `snapshot()` to save where it got to
+ * @throws TypeError from `createGuard` when `optionsOrFactory` holds invalid options or `snapshot` is refused, and when
+ *   `snapshot` comes with a factory
  */
 export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
   optionsOrFactory?: GuardOptions | (() => Guard),
   options?: ToStopWhenOptions<Step>,
 ): GuardStopCondition<Step> {
-  const newGuard = guardFactory(optionsOrFactory);
+  const newGuard = guardFactory(optionsOrFactory, options?.snapshot);
   const onStop = options?.onStop;
   const cost = options?.cost;
   const replays = new WeakMap<object, Replay>();
@@ -70,12 +84,10 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
   function replayFor(given: object, read: (index: number) => unknown, length: number): Replay {
     const kept = replays.get(given) ?? latest;
     if (kept !== undefined && !kept.broken && sharesPrefix(kept.seen, read, length)) return kept;
-    const guard = newGuard();
-    guard.reset();
-    return { guard, seen: [], verdicts: [], broken: false };
+    return { guard: newGuard(), seen: [], verdicts: [], broken: false };
   }
 
-  return (input) => {
+  function condition(input: { readonly steps: readonly Step[] }): boolean {
     const given = safeRead(input, 'steps');
     const length = arrayLength(given);
     if (length === undefined || length === 0) return false;
@@ -97,6 +109,7 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
     } catch (error) {
       // A throwing `cost` or custom detector can leave the guard half-way through a step: never reuse it.
       replay.broken = true;
+      latest = replay;
       throw error;
     }
     replays.set(given as object, replay);
@@ -106,17 +119,33 @@ export function toStopWhen<Step extends AiSdkStepLike = AiSdkStepLike>(
     if (verdict?.stop !== true) return false;
     onStop?.(verdict, given as readonly Step[]);
     return true;
-  };
+  }
+
+  return Object.assign(condition, {
+    snapshot(): GuardSnapshot {
+      if (latest?.broken === true) throw new Error('agent-loopguard: the last replay of toStopWhen threw, so there is no state to save.');
+      return (latest?.guard ?? newGuard()).snapshot();
+    },
+  });
 }
 
-function guardFactory(optionsOrFactory: GuardOptions | (() => Guard) | undefined): () => Guard {
-  if (typeof optionsOrFactory === 'function') return optionsOrFactory;
-  // Validates the options as given, so a bad value throws its TypeError here rather than mid-run.
+function guardFactory(optionsOrFactory: GuardOptions | (() => Guard) | undefined, snapshot: unknown): () => Guard {
+  if (typeof optionsOrFactory === 'function') {
+    if (snapshot !== undefined) throw new TypeError('agent-loopguard: toStopWhen takes a snapshot with GuardOptions, not with a guard factory.');
+    return () => {
+      // A factory may hand out a guard that has seen steps; a replay from scratch needs one that has not.
+      const guard = optionsOrFactory();
+      guard.reset();
+      return guard;
+    };
+  }
+  // Validates the options as given, then the snapshot, so a bad one throws its TypeError here rather than mid-run.
   createGuard(optionsOrFactory);
   // A replayed run has no wall-clock time of its own; durations come from the steps.
   // Stryker disable next-line ArrowFunction: a clock reading undefined gives NaN elapsed time, which the guard reads as 0 too.
   const frozen: GuardOptions = { ...optionsOrFactory, now: () => 0 };
-  return () => createGuard(frozen);
+  createGuard(frozen, { snapshot });
+  return () => createGuard(frozen, { snapshot });
 }
 
 /** Whether the array read by `read` (of `length` items) starts with the objects in `seen` or is a prefix of them. */

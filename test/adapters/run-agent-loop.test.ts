@@ -155,3 +155,21 @@ describe('runAgentLoop', () => {
     ).rejects.toThrow('observer failure');
   });
 });
+
+describe('runAgentLoop with a restored guard', () => {
+  it('numbers steps on from the step count of a guard restored from a snapshot, and stops where it would have', async () => {
+    const same = { finishReason: 'tool-calls', toolCalls: [{ name: 'search', args: { q: 'x' } }] };
+    const first = createGuard();
+    await runAgentLoop({ guard: first, step: (index) => (index < 2 ? same : { text: 'pause', finishReason: 'stop', toolCalls: [] }) });
+    const indexes: number[] = [];
+    const resumed = await runAgentLoop({
+      guard: createGuard({}, { snapshot: JSON.parse(JSON.stringify(first.snapshot())) as unknown }),
+      step: (index) => {
+        indexes.push(index);
+        return same;
+      },
+    });
+    expect(indexes).toEqual([3]);
+    expect(resumed.verdict).toMatchObject({ stop: true, code: 'REPEATED_TOOL_CALL', evidence: { count: 3, stepIndexes: [0, 1, 3] } });
+  });
+});

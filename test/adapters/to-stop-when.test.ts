@@ -395,3 +395,34 @@ describe('toStopWhen on a steps array that cannot be read', () => {
     expect(received).toBe(steps);
   });
 });
+
+describe('toStopWhen across invocations', () => {
+  it('saves where it got to and goes on from there in the next invocation, as one condition over all the steps would', () => {
+    const steps = [callStep('search', { q: 1 }), callStep('search', { q: 2 }), callStep('search', { q: 2 }), callStep('search', { q: 2 })];
+    const options: GuardOptions = { repeatedToolCall: { threshold: 3 } };
+    const whole = toStopWhen(options);
+    const wholeAnswers = steps.map((_, index) => whole({ steps: steps.slice(0, index + 1) }));
+
+    const first = toStopWhen(options);
+    expect(first({ steps: steps.slice(0, 2) })).toBe(false);
+    const saved = JSON.stringify(first.snapshot());
+    // The next invocation's SDK call knows only its own steps.
+    const second = toStopWhen(options, { snapshot: JSON.parse(saved) as unknown });
+    const later = steps.slice(2);
+    const secondAnswers = later.map((_, index) => second({ steps: later.slice(0, index + 1) }));
+    expect([false, false, ...secondAnswers]).toEqual(wholeAnswers);
+    expect(second.snapshot().steps).toBe(4);
+  });
+
+  it('saves the starting state before any step, refuses a snapshot with a factory, and has nothing to save after a throwing replay', () => {
+    const fresh = toStopWhen({});
+    expect(fresh.snapshot()).toMatchObject({ version: 1, steps: 0 });
+    expect(() => toStopWhen(() => createGuard(), { snapshot: fresh.snapshot() })).toThrow(
+      'toStopWhen takes a snapshot with GuardOptions, not with a guard factory.',
+    );
+    expect(() => toStopWhen({ maxSteps: 3 }, { snapshot: fresh.snapshot() })).toThrow('"maxSteps" differs');
+    const throwing = toStopWhen({}, { cost: () => { throw new Error('no price'); } });
+    expect(() => throwing({ steps: [callStep('a', 1)] })).toThrow('no price');
+    expect(() => throwing.snapshot()).toThrow('the last replay of toStopWhen threw, so there is no state to save.');
+  });
+});
