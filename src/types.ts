@@ -13,6 +13,12 @@ export interface GuardToolCall {
   readonly result?: unknown;
   /** What the tool threw or reported as an error. `null` and `undefined` mean "no error". */
   readonly error?: unknown;
+  /**
+   * The call was refused before it ran (by `judgeCall`, a tool approval or a hook): it is not part of the call
+   * sequence. A refused call the guard would refuse again, after an earlier one, stops the run: the model persisted.
+   * @default false
+   */
+  readonly blocked?: boolean | undefined;
 }
 
 /** Token and cost figures the caller reports for a step. Anything not finite and non-negative is ignored. */
@@ -165,8 +171,45 @@ export interface InputLimitWarning {
   readonly detail: string;
 }
 
-/** Something a verdict says next to its answer: a budget nearly spent, or a step read only in part. */
-export type GuardWarning = BudgetWarning | InputLimitWarning;
+/** The detectors that watch for loops: they can warn before they stop. */
+export type LoopReason = 'repeated-tool-call' | 'oscillation' | 'no-progress' | 'stagnation';
+
+/** A loop detector will stop the run soon if the model goes on as it is: what to tell the model, and why. */
+export type LoopWarning = {
+  [Reason in LoopReason]: {
+    readonly code: 'LOOP_WARNING';
+    readonly reason: Reason;
+    /** One sentence for logs. */
+    readonly detail: string;
+    /** One or two sentences for the model: what it has been doing, and what to do instead. */
+    readonly message: string;
+    /** As in the stop verdict this would become. */
+    readonly evidence: StopEvidence[Reason];
+  };
+}[LoopReason];
+
+/** Something a verdict says next to its answer: a budget nearly spent, a loop forming, or a step read only in part. */
+export type GuardWarning = BudgetWarning | LoopWarning | InputLimitWarning;
+
+/** The detectors that can judge a call before it runs, from its name and arguments alone. */
+export type BlockReason = 'repeated-tool-call' | 'oscillation';
+
+/** What `judgeCall` says of a call that has not run yet. */
+export type CallVerdict =
+  | { readonly block: false }
+  | {
+      [Reason in BlockReason]: {
+        readonly block: true;
+        readonly reason: Reason;
+        readonly code: StopCodes[Reason];
+        /** One sentence for logs. */
+        readonly detail: string;
+        /** What to tell the model instead of the call's result: why it was not run, and what to do instead. */
+        readonly message: string;
+        /** As in the stop verdict running the call would have brought. */
+        readonly evidence: StopEvidence[Reason];
+      };
+    }[BlockReason];
 
 /** A stop verdict for one particular reason. */
 export type StopVerdictFor<R extends StopReason> = R extends StopReason
@@ -225,6 +268,12 @@ export interface RepeatedToolCallOptions {
   readonly requireIdenticalResults?: boolean | undefined;
   /** Leave calls with a non-null `error` out of the sequence. @default false */
   readonly ignoreErrors?: boolean | undefined;
+  /**
+   * Warn this many repetitions before the stop (a `LOOP_WARNING` with a message for the model), or `false` for no
+   * warnings. From 1 to 1,000.
+   * @default 1
+   */
+  readonly warnBefore?: number | false | undefined;
 }
 
 /** Options of the `oscillation` detector. */
@@ -233,12 +282,24 @@ export interface OscillationOptions {
   readonly maxPeriod?: number | undefined;
   /** Full cycles in a row that stop the run. At least 2. @default 3 */
   readonly repeats?: number | undefined;
+  /**
+   * Warn this many repetitions before the stop (a `LOOP_WARNING` with a message for the model), or `false` for no
+   * warnings. From 1 to 1,000.
+   * @default 1
+   */
+  readonly warnBefore?: number | false | undefined;
 }
 
 /** Options of the `noProgress` detector. */
 export interface NoProgressOptions {
   /** Consecutive stalled steps with the same text that stop the run. At least 2. @default 3 */
   readonly threshold?: number | undefined;
+  /**
+   * Warn this many repetitions before the stop (a `LOOP_WARNING` with a message for the model), or `false` for no
+   * warnings. From 1 to 1,000.
+   * @default 1
+   */
+  readonly warnBefore?: number | false | undefined;
 }
 
 /** Options of the `stagnation` detector. */
@@ -252,6 +313,12 @@ export interface StagnationOptions {
    * `<output></output>`) is compared by the call, not the answer: that is how a successful write answers. An integer of at least 0. @default 70
    */
   readonly writeArgsLength?: number | undefined;
+  /**
+   * Warn while at most `maxNew` plus this many of a full window's steps were new (a `LOOP_WARNING` with a message for
+   * the model), or `false` for no warnings. From 1 to 1,000.
+   * @default 1
+   */
+  readonly warnBefore?: number | false | undefined;
 }
 
 /** Options of the `finishReason` detector. */
@@ -339,6 +406,8 @@ export interface GuardSnapshot {
   readonly toolCalls: number;
   readonly stops: number;
   readonly lastVerdict: Verdict | null;
+  /** A call the guard would refuse was refused already: asking for one again stops the run. */
+  readonly blockedBefore: boolean;
   /** The totals as `summary()` shows them. */
   readonly totals: GuardSummary['totals'];
   /** The same totals exactly, as decimal text: what later steps add to. */
@@ -370,6 +439,14 @@ export interface Guard {
    * later verdicts stay as if it had not been called. Custom rules are called, with the step last in their history.
    */
   peek(step: GuardStep): Verdict;
+  /**
+   * Before a tool call runs: would running it complete a loop (the repeated call or the cycle that would stop the
+   * run)? Judged from name and arguments alone, by the detectors that can (`repeatedToolCall` unless it compares
+   * results, and `oscillation`), without recording anything.
+   * @param call - the call the model asked for
+   * @param earlier - calls of the same step that run before it
+   */
+  judgeCall(call: GuardToolCall, earlier?: readonly GuardToolCall[]): CallVerdict;
   /** The guard's whole state as plain JSON, to restore with `createGuard(options, { snapshot })`. */
   snapshot(): GuardSnapshot;
   /** Forget the run (history, totals, detector state, clock start); keep the options. */

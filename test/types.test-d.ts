@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { GuardOptions, GuardStep, StopReason, Verdict } from '../src/index.js';
+import type { CallVerdict, GuardOptions, GuardStep, StopReason, Verdict } from '../src/index.js';
 import { createGuard, explain, isFault } from '../src/index.js';
 
 describe('public types', () => {
@@ -47,7 +47,7 @@ describe('public types', () => {
   });
 
   it('types the helpers', () => {
-    expectTypeOf(explain).parameter(0).toEqualTypeOf<Verdict>();
+    expectTypeOf(explain).parameter(0).toEqualTypeOf<Verdict | CallVerdict>();
     expectTypeOf(explain).returns.toEqualTypeOf<string>();
     const verdict = createGuard().check({});
     if (isFault(verdict)) expectTypeOf(verdict.reason).toEqualTypeOf<StopReason>();

@@ -27,6 +27,7 @@ function show(value: number): string {
 export function budgetDetector(options: { readonly limits: readonly ResolvedBudgetLimit[] }): Detector<'budget'> {
   return {
     kind: 'budget',
+    judgesCalls: false,
     check(facts) {
       let stop: Finding<'budget'> | undefined;
       const warnings: GuardWarning[] = [];

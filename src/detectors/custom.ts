@@ -20,6 +20,7 @@ export function customDetector(detectors: readonly CustomDetector[], saved?: unk
   let stops = saved === undefined ? 0 : savedInteger(savedObject(saved, path).stops, `${path}.stops`);
   return {
     kind: 'custom',
+    judgesCalls: false,
     check(facts, record) {
       let stop: Finding<'custom'> | undefined;
       for (const detector of detectors) {

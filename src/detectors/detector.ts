@@ -63,6 +63,11 @@ export interface Finding<Reason extends StopReason = StopReason> {
   /** One readable sentence. */
   readonly detail: string;
   readonly evidence: StopEvidence[Reason];
+  /**
+   * For a detector that judges calls before they run: what to tell the model when the call that would complete this
+   * finding is refused instead. Not part of stop verdicts.
+   */
+  readonly message?: string;
 }
 
 /** What a detector says about one step: a finding that stops the run, warnings, or both. */
@@ -84,6 +89,11 @@ export interface RunView {
  */
 export interface Detector<Reason extends StopReason = StopReason> {
   readonly kind: Reason;
+  /**
+   * Whether the detector can judge a call before it runs, from its name and arguments alone (`judgeCall` asks only
+   * these). A detector that needs results, text or usage cannot.
+   */
+  readonly judgesCalls: boolean;
   /**
    * Judges one step; `undefined` when there is nothing to say. With `record`, remembers what later steps need. Without
    * it (a peek), answers exactly as it would have and leaves its state as it was.

@@ -19,6 +19,7 @@ export function finishReasonDetector(
 
   return {
     kind: 'finish-reason',
+    judgesCalls: false,
     check(facts, record) {
       const finishReason = facts.finishReason;
       if (finishReason === undefined) return undefined;

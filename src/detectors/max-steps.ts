@@ -5,6 +5,7 @@ export function maxStepsDetector(options: { readonly limit: number }): Detector<
   const { limit } = options;
   return {
     kind: 'max-steps',
+    judgesCalls: false,
     check(facts) {
       const steps = facts.index + 1;
       if (steps < limit) return undefined;

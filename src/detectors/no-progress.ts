@@ -25,18 +25,21 @@ function readStalled(value: unknown, path: string): StalledRun {
  * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
  */
 export function noProgressDetector(
-  options: { readonly threshold: number },
+  options: { readonly threshold: number; readonly warnBefore: number | false },
   window?: number,
   saved?: unknown,
   path = '',
 ): Detector<'no-progress'> {
-  const { threshold } = options;
+  const { threshold, warnBefore } = options;
+  // Stalled runs of this length and longer, below the threshold, warn.
+  const warnFrom = warnBefore === false ? threshold : Math.max(1, threshold - warnBefore);
   const record = saved === undefined ? undefined : savedObject(saved, path);
   const seenOutcomes = createOutcomeMemory(window, record?.outcomes, `${path}.outcomes`);
   let stalled = record === undefined ? undefined : savedOptional(record.stalled, (value) => readStalled(value, `${path}.stalled`));
 
   return {
     kind: 'no-progress',
+    judgesCalls: false,
     check(facts, remember) {
       let progressed = false;
       for (const call of facts.calls) {
@@ -48,8 +51,23 @@ export function noProgressDetector(
         next = stalled?.textKey === textKey ? { ...stalled, steps: stalled.steps + 1 } : { steps: 1, textKey, textPreview: facts.textPreview };
       }
       if (remember) stalled = next;
-      if (next === undefined || next.steps < threshold) return undefined;
+      if (next === undefined || next.steps < warnFrom) return undefined;
       const { steps, textPreview } = next;
+      const evidence = { steps, threshold, textPreview };
+      if (steps < threshold) {
+        const last = steps === 1 ? 'Your last step' : `Your last ${String(steps)} steps`;
+        return {
+          warnings: [
+            {
+              code: 'LOOP_WARNING',
+              reason: 'no-progress',
+              detail: `${steps === 1 ? 'A step' : `${String(steps)} steps in a row`} brought no new tool result${textPreview === '' ? '' : ' with the same text'}; ${String(threshold)} stop the run.`,
+              message: `${last} brought no new tool result${textPreview === '' || steps === 1 ? '' : ' and said the same thing'}. Doing the same again will not help: try a different approach, or answer with what you have.`,
+              evidence,
+            },
+          ],
+        };
+      }
       return {
         stop: {
           code: 'NO_PROGRESS',
@@ -57,7 +75,7 @@ export function noProgressDetector(
             textPreview === ''
               ? `${String(steps)} steps in a row brought no new tool result.`
               : `${String(steps)} steps in a row repeated the same text with no new tool result: "${textPreview}".`,
-          evidence: { steps, threshold, textPreview },
+          evidence,
         },
       };
     },

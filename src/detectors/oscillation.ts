@@ -27,11 +27,13 @@ function readCall(value: unknown, path: string): RecentCall {
  * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
  */
 export function oscillationDetector(
-  options: { readonly maxPeriod: number; readonly repeats: number },
+  options: { readonly maxPeriod: number; readonly repeats: number; readonly warnBefore: number | false },
   saved?: unknown,
   path = '',
 ): Detector<'oscillation'> {
-  const { maxPeriod, repeats } = options;
+  const { maxPeriod, repeats, warnBefore } = options;
+  // Cycles seen from this many on, below `repeats`, warn; one pass through calls is no cycle yet.
+  const warnFrom = warnBefore === false ? repeats : Math.max(2, repeats - warnBefore);
   // The last `maxPeriod` calls, as a ring: call number n sits at n % maxPeriod.
   let recent: RecentCall[] = [];
   let callCount = 0;
@@ -62,8 +64,20 @@ export function oscillationDetector(
     return cycle.some((call) => call.signature !== first) ? cycle : undefined;
   }
 
+  /** The cycle the run ends in, found with at least `cycles` full cycles: the shortest such period, if any. */
+  function cycleWith(cycles: number): { period: number; run: number; cycle: RecentCall[] } | undefined {
+    for (let period = 2; period <= maxPeriod; period++) {
+      const run = matched[period] as number;
+      if (run < period * (cycles - 1)) continue;
+      const cycle = cycleOf(period);
+      if (cycle !== undefined) return { period, run, cycle };
+    }
+    return undefined;
+  }
+
   return {
     kind: 'oscillation',
+    judgesCalls: true,
     check(facts, record) {
       // A peek runs the same steps on the ring and counters, then puts back what it changed: at most maxPeriod + 1
       // counters, the ring slots this step's calls overwrite and the call count.
@@ -75,25 +89,35 @@ export function oscillationDetector(
         }
         recent[callCount % maxPeriod] = { name: call.name, signature: call.signature, argsPreview: call.argsPreview };
         callCount++;
-        for (let period = 2; period <= maxPeriod; period++) {
-          const run = matched[period] as number;
-          if (run < period * (repeats - 1)) continue;
-          const cycle = cycleOf(period);
-          if (cycle === undefined) continue;
-          found = { period, run, cycle };
-          break;
-        }
+        found = cycleWith(repeats) ?? found;
       }
+      const forming = found === undefined && facts.calls.length > 0 && warnFrom < repeats ? cycleWith(warnFrom) : undefined;
       if (before !== undefined) ({ matched, recent, callCount } = before);
-      if (found === undefined) return undefined;
-      const { period, run, cycle } = found;
+      if (found === undefined && forming === undefined) return undefined;
+      const { period, run, cycle } = (found ?? forming) as NonNullable<typeof found>;
       const labels = cycle.map((entry) => `${entry.name}(${entry.argsPreview})`);
       const seen = Math.floor(run / period) + 1;
+      const evidence = { period, repeats: seen, threshold: repeats, cycle: labels };
+      const tail = `the same ${String(period)} calls ${String(seen)} times in a row: ${labels.join(' → ')}`;
+      if (found === undefined) {
+        return {
+          warnings: [
+            {
+              code: 'LOOP_WARNING',
+              reason: 'oscillation',
+              detail: `The last ${String(seen * period)} tool calls cycle through ${tail}; ${String(repeats)} cycles stop the run.`,
+              message: `You have gone through ${tail}. Going round again will not get you anywhere new: try a different approach, or answer with what you have.`,
+              evidence,
+            },
+          ],
+        };
+      }
       return {
         stop: {
           code: 'OSCILLATION',
           detail: `The last ${String(seen * period)} tool calls cycle through the same ${String(period)} calls ${String(seen)} times: ${labels.join(' → ')}.`,
-          evidence: { period, repeats: seen, threshold: repeats, cycle: labels },
+          evidence,
+          message: `Not run: with this call you would have gone through ${tail}. Try a different approach, or answer with what you have.`,
         },
       };
     },

@@ -39,11 +39,18 @@ function readRun(value: unknown, path: string): Run {
  * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
  */
 export function repeatedToolCallDetector(
-  options: { readonly threshold: number; readonly requireIdenticalResults: boolean; readonly ignoreErrors: boolean },
+  options: {
+    readonly threshold: number;
+    readonly requireIdenticalResults: boolean;
+    readonly ignoreErrors: boolean;
+    readonly warnBefore: number | false;
+  },
   saved?: unknown,
   path = '',
 ): Detector<'repeated-tool-call'> {
-  const { threshold, requireIdenticalResults, ignoreErrors } = options;
+  const { threshold, requireIdenticalResults, ignoreErrors, warnBefore } = options;
+  // Runs of this length and longer, below the threshold, warn; a run of one call is no repeat yet.
+  const warnFrom = warnBefore === false ? threshold : Math.max(2, threshold - warnBefore);
   let run = saved === undefined ? undefined : savedOptional(savedObject(saved, path).run, (value) => readRun(value, `${path}.run`));
 
   function extend(current: Run, call: CallFacts, index: number): void {
@@ -57,6 +64,8 @@ export function repeatedToolCallDetector(
 
   return {
     kind: 'repeated-tool-call',
+    // With results compared, a call cannot be judged before its result is in.
+    judgesCalls: !requireIdenticalResults,
     check(facts, record) {
       let current = run;
       // A peek works on a copy of the run (at most 100 step indexes), made only when a call would change it.
@@ -83,7 +92,24 @@ export function repeatedToolCallDetector(
         }
       }
       if (record) run = current;
-      if (stopped === undefined) return undefined;
+      if (stopped === undefined) {
+        if (current === undefined || current.count < warnFrom || current.count >= threshold || facts.calls.length === 0) return undefined;
+        const { first, count, identicalResults } = current;
+        const call = `${first.name}(${first.argsPreview})`;
+        return {
+          warnings: [
+            {
+              code: 'LOOP_WARNING',
+              reason: 'repeated-tool-call',
+              detail: `The model called "${first.name}" ${String(count)} times in a row with the same arguments; ${String(threshold)} in a row stop the run.`,
+              message:
+                `You have called ${call} ${String(count)} times in a row with the same arguments${identicalResults ? ' and got the same result each time' : ''}. ` +
+                'Calling it again will not tell you anything new: use what it returned, change the arguments, or try a different tool.',
+              evidence: { tool: first.name, argsPreview: first.argsPreview, count, threshold, stepIndexes: current.stepIndexes.slice(), identicalResults },
+            },
+          ],
+        };
+      }
       const { name: tool, argsPreview } = stopped.first;
       const { count, identicalResults, stepIndexes } = stopped;
       return {
@@ -91,6 +117,7 @@ export function repeatedToolCallDetector(
           code: 'REPEATED_TOOL_CALL',
           detail: `The model called "${tool}" ${String(count)} times in a row with the same arguments: ${tool}(${argsPreview}).`,
           evidence: { tool, argsPreview, count, threshold, stepIndexes, identicalResults },
+          message: `Not run: this would be call number ${String(count)} in a row to ${tool}(${argsPreview}) with the same arguments. Use what the earlier calls returned, change the arguments, or try a different tool.`,
         },
       };
     },

@@ -129,13 +129,15 @@ function readEntry(value: unknown, path: string): Entry {
  * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
  */
 export function stagnationDetector(
-  options: { readonly window: number; readonly maxNew: number; readonly writeArgsLength: number },
+  options: { readonly window: number; readonly maxNew: number; readonly writeArgsLength: number; readonly warnBefore: number | false },
   keyOf: (text: string) => string,
   memory?: number,
   saved?: unknown,
   path = '',
 ): Detector<'stagnation'> {
-  const { window: size, maxNew, writeArgsLength } = options;
+  const { window: size, maxNew, writeArgsLength, warnBefore } = options;
+  // A full window with at most this many new steps warns, above `maxNew`.
+  const warnUpTo = warnBefore === false ? maxNew : maxNew + warnBefore;
   const record = saved === undefined ? undefined : savedObject(saved, path);
   const seen = createOutcomeMemory(memory, record?.answers, `${path}.answers`);
   const window: Window = { ring: [], entries: 0, newInWindow: 0 };
@@ -169,6 +171,7 @@ export function stagnationDetector(
 
   return {
     kind: 'stagnation',
+    judgesCalls: false,
     check(facts, remember) {
       const kept: WindowCall[] = [];
       // A peek must not record answers: those new in this step are tracked here instead.
@@ -196,13 +199,13 @@ export function stagnationDetector(
       let after = window;
       if (remember) addEntry(window, size, entry);
       else {
-        // A peek works out the count first, and copies the ring (at most `window` slots) only to build a stop's evidence.
+        // A peek works out the count first, and copies the ring (at most `window` slots) only to build evidence.
         const newAfter = window.newInWindow + (anyNew ? 1 : 0) - (window.ring[window.entries % size]?.isNew === true ? 1 : 0);
-        if (window.entries + 1 < size || newAfter > maxNew) return undefined;
+        if (window.entries + 1 < size || newAfter > warnUpTo) return undefined;
         after = { ...window, ring: window.ring.slice() };
         addEntry(after, size, entry);
       }
-      if (after.entries < size || after.newInWindow > maxNew) return undefined;
+      if (after.entries < size || after.newInWindow > warnUpTo) return undefined;
       const found = evidence(after);
       // Whichever repeats more says what kind of loop it is: a call (a cycle) or an answer (new arguments, same reply).
       const [call] = found.calls as [StopEvidence['stagnation']['calls'][number]];
@@ -211,10 +214,24 @@ export function stagnationDetector(
         call.count >= answer.count
           ? `${call.tool}(${call.argsPreview}) was called ${String(call.count)} times`
           : `the same answer came back ${String(answer.count)} times: "${answer.shapePreview}"`;
+      const share = `${String(after.newInWindow)} of the last ${String(size)} steps with tool calls`;
+      if (after.newInWindow > maxNew) {
+        return {
+          warnings: [
+            {
+              code: 'LOOP_WARNING',
+              reason: 'stagnation',
+              detail: `Only ${share} brought an answer not seen before in this run; ${most}. ${String(maxNew)} or fewer stop the run.`,
+              message: `Only ${share} brought you an answer you had not seen before; ${most}. Searching the same way is not finding anything new: change your approach, or answer with what you have.`,
+              evidence: found,
+            },
+          ],
+        };
+      }
       return {
         stop: {
           code: 'STAGNATION',
-          detail: `Only ${String(after.newInWindow)} of the last ${String(size)} steps with tool calls brought an answer not seen before in this run; ${most}.`,
+          detail: `Only ${share} brought an answer not seen before in this run; ${most}.`,
           evidence: found,
         },
       };

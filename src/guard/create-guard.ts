@@ -9,13 +9,17 @@ import type {
   GuardSnapshot,
   GuardStep,
   GuardSummary,
+  GuardToolCall,
   GuardWarning,
+  CallVerdict,
   JsonValue,
   RestoreOptions,
   StopReason,
   Verdict,
 } from '../types.js';
 import { toolCallLimitWarning } from './input-limit-warning.js';
+import { printable } from './printable.js';
+import { safeArray, safeRead } from './safe-read.js';
 import { toPlainJson } from './plain-json.js';
 import { reduceStep, type ReducedStep } from './reduce-step.js';
 import { addStep, copySums, emptySums, TOTAL_NAMES, type RunSums } from './run-totals.js';
@@ -39,12 +43,18 @@ interface Run {
   toolCalls: number;
   stops: number;
   lastVerdict: Verdict | null;
+  /** A call the guard would refuse was refused in an earlier step: asking for one again stops the run. */
+  blockedBefore: boolean;
 }
 
-/** The clock's reading, or 0 when it throws: `check` never throws because of a clock. */
+/**
+ * The clock's reading, or 0 when it throws or reads something that is not a finite number: `check` never throws
+ * because of a clock, and a snapshot can always hold the reading.
+ */
 function readClock(now: () => number): number {
   try {
-    return now();
+    const time = now();
+    return Number.isFinite(time) ? time : 0;
   } catch {
     return 0;
   }
@@ -82,7 +92,51 @@ function newRun(options: ResolvedOptions, saved?: unknown): Run {
     toolCalls: restored?.toolCalls ?? 0,
     stops: restored?.stops ?? 0,
     lastVerdict: restored?.lastVerdict ?? null,
+    blockedBefore: restored?.blockedBefore ?? false,
   };
+}
+
+/**
+ * What the detectors that can judge a call before it runs say of a step of calls that has not run: the first stop in
+ * priority order, as a refusal.
+ */
+function judgeCalls(run: Run, calls: readonly GuardToolCall[], index: number): CallVerdict {
+  // Name and arguments only: whatever else a caller passed says nothing before the call runs.
+  const reduced = reduceStep({ toolCalls: calls.map((call) => ({ name: safeRead(call, 'name'), args: safeRead(call, 'args') })) });
+  run.peekFacts.load(index, reduced);
+  for (const detector of run.detectors) {
+    if (!detector.judgesCalls) continue;
+    const finding = detector.check(run.peekFacts, false)?.stop;
+    if (finding === undefined) continue;
+    const { code, detail, evidence, message = detail } = finding;
+    return { block: true, reason: detector.kind, code, detail: printable(detail), message, evidence } as CallVerdict;
+  }
+  return { block: false };
+}
+
+/**
+ * A step's refused calls, judged after its calls that ran: when the guard would refuse one too, and one was refused
+ * in an earlier step, the model persisted, and the refusal becomes a stop.
+ */
+function persisted(run: Run, reduced: ReducedStep, record: boolean): CallVerdict | undefined {
+  // Recorded, the step's calls that ran are part of the state; in a peek they are not, so they go first.
+  const ran = record ? [] : (reduced.step.toolCalls ?? []).filter((call) => call.blocked !== true);
+  const index = record ? run.steps - 1 : run.steps;
+  for (const call of reduced.blockedCalls) {
+    const refusal = judgeCalls(run, [...ran, call], index);
+    if (!refusal.block) continue;
+    if (run.blockedBefore) return refusal;
+    if (record) run.blockedBefore = true;
+    return undefined;
+  }
+  return undefined;
+}
+
+/** A verdict that did not stop becomes the refusal's stop when the model persisted. */
+function afterRefusals(verdict: Verdict, refusal: CallVerdict | undefined): Verdict {
+  if (verdict.stop || refusal?.block !== true) return verdict;
+  const { reason, code, detail, evidence } = refusal;
+  return verdictOf(reason, { code, detail, evidence }, verdict.warnings);
 }
 
 /** Runs every detector over loaded facts; the first stop in priority order wins, every warning is kept. */
@@ -127,7 +181,7 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
       addStep(run.sums, totals, reduced.step);
       run.toolCalls += reduced.calls.length;
       facts.load(index, reduced);
-      const verdict = judge(run, facts, reduced, true);
+      const verdict = afterRefusals(judge(run, facts, reduced, true), persisted(run, reduced, true));
       if (verdict.stop) run.stops++;
       run.lastVerdict = verdict;
       return verdict;
@@ -141,10 +195,20 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
       // Custom rules see the step last in their history, as in a check; it is taken back out whatever they do.
       const takeBack = run.history.push(reduced.step);
       try {
-        return judge(run, peekFacts, reduced, false);
+        const verdict = judge(run, peekFacts, reduced, false);
+        return verdict.stop ? verdict : afterRefusals(verdict, persisted(run, reduced, false));
       } finally {
         takeBack();
       }
+    },
+
+    judgeCall(call: GuardToolCall, earlier: readonly GuardToolCall[] = []): CallVerdict {
+      const before = safeArray(earlier) as readonly GuardToolCall[];
+      const withCall = judgeCalls(run, [...before, call], run.steps);
+      if (!withCall.block || before.length === 0) return withCall;
+      // The earlier calls may complete a loop on their own; the call is refused only when it carries the loop further.
+      const without = judgeCalls(run, before, run.steps);
+      return without.block && JSON.stringify(without.evidence) === JSON.stringify(withCall.evidence) ? { block: false } : withCall;
     },
 
     reset(): void {
@@ -174,6 +238,7 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
         toolCalls: run.toolCalls,
         stops: run.stops,
         lastVerdict: run.lastVerdict,
+        blockedBefore: run.blockedBefore,
         totals: run.totals,
         // The exact totals, as decimal text: the doubles alone would lose what a later step may need.
         sums: Object.fromEntries(TOTAL_NAMES.map((name) => [name, run.sums[name].save()])),

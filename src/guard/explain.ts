@@ -1,6 +1,6 @@
 import { isFault } from './is-fault.js';
 import { printable } from './printable.js';
-import type { StopReason, Verdict } from '../types.js';
+import type { CallVerdict, StopReason, Verdict } from '../types.js';
 
 const HINTS: Readonly<Record<StopReason, string>> = {
   'max-steps': 'The run used every step it was allowed. Raise maxSteps if the task really needs more, or look for a loop the other detectors do not catch.',
@@ -14,11 +14,16 @@ const HINTS: Readonly<Record<StopReason, string>> = {
 };
 
 /**
- * Turns a verdict into readable lines for logs: the code and detail, a short hint, then any warnings. Text that came
- * from outside (a hand-made verdict, say) is escaped, so every line it returns is one line of the report.
- * @param verdict - what `check` returned
+ * Turns a verdict into readable lines for logs: the code and detail, a short hint, then any warnings; or, for what
+ * `judgeCall` said, whether the call may run and, if not, the message the model gets instead. Text that came from
+ * outside (a hand-made verdict, say) is escaped, so every line it returns is one line of the report.
+ * @param verdict - what `check`, `peek` or `judgeCall` returned
  */
-export function explain(verdict: Verdict): string {
+export function explain(verdict: Verdict | CallVerdict): string {
+  if ('block' in verdict) {
+    if (!verdict.block) return 'Allowed.';
+    return `Blocked [${printable(verdict.code)}] ${printable(verdict.detail)}\nMessage: ${printable(verdict.message)}`;
+  }
   const lines: string[] = [];
   if (!verdict.stop) {
     lines.push('Continue.');

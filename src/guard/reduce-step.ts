@@ -9,15 +9,19 @@ import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
 /** A step read once: a sanitised copy for history, and the facts detectors compare. */
 export interface ReducedStep {
   readonly step: GuardStep;
+  /** The calls that ran. */
   readonly calls: readonly CallFacts[];
+  /** The calls that were refused before they ran (`blocked: true`): not part of the call sequence. */
+  readonly blockedCalls: readonly GuardToolCall[];
   readonly finishReason: string | undefined;
   /** How many tool calls the step held, when more than could be read. */
   readonly unreadCalls?: number;
 }
 
-function reduceCall(raw: unknown): { call: GuardToolCall; facts: CallFacts } | undefined {
+function reduceCall(raw: unknown): { call: GuardToolCall; facts: CallFacts; blocked: boolean } | undefined {
   const name = safeRead(raw, 'name');
   if (typeof name !== 'string') return undefined;
+  const blocked = safeRead(raw, 'blocked') === true;
   const args = safeRead(raw, 'args');
   const result = safeRead(raw, 'result');
   const error = safeRead(raw, 'error');
@@ -44,8 +48,9 @@ function reduceCall(raw: unknown): { call: GuardToolCall; facts: CallFacts } | u
   if (args !== undefined) call.args = args;
   if (result !== undefined) call.result = result;
   if (error !== undefined) call.error = error;
+  if (blocked) call.blocked = true;
   const facts: CallFacts = { name, signature, outcome, argsPreview: preview(argsForm), argsLength: argsForm.length, resultText, errorText, failed };
-  return { call: Object.freeze(call), facts };
+  return { call: Object.freeze(call), facts, blocked };
 }
 
 function reduceUsage(raw: unknown): GuardUsage | undefined {
@@ -62,6 +67,7 @@ function reduceUsage(raw: unknown): GuardUsage | undefined {
 export function reduceStep(raw: unknown): ReducedStep {
   const step: Mutable<GuardStep> = {};
   const calls: CallFacts[] = [];
+  const blockedCalls: GuardToolCall[] = [];
 
   const rawCalls = readArray(safeRead(raw, 'toolCalls'));
   if (rawCalls !== undefined) {
@@ -70,7 +76,8 @@ export function reduceStep(raw: unknown): ReducedStep {
       const reduced = reduceCall(item);
       if (reduced === undefined) continue;
       toolCalls.push(reduced.call);
-      calls.push(reduced.facts);
+      if (reduced.blocked) blockedCalls.push(reduced.call);
+      else calls.push(reduced.facts);
     }
     step.toolCalls = Object.freeze(toolCalls);
   }
@@ -90,6 +97,6 @@ export function reduceStep(raw: unknown): ReducedStep {
   const timestamp = safeRead(raw, 'timestamp');
   if (isFiniteNumber(timestamp)) step.timestamp = timestamp;
 
-  const reduced = { step: Object.freeze(step), calls, finishReason: typeof finishReason === 'string' ? finishReason : undefined };
+  const reduced = { step: Object.freeze(step), calls, blockedCalls, finishReason: typeof finishReason === 'string' ? finishReason : undefined };
   return rawCalls !== undefined && rawCalls.length > rawCalls.items.length ? { ...reduced, unreadCalls: rawCalls.length } : reduced;
 }

@@ -28,11 +28,13 @@ export interface ResolvedBudgetLimit {
 export interface ResolvedOptions {
   readonly maxSteps: { readonly limit: number } | false;
   readonly repeatedToolCall:
-    | { readonly threshold: number; readonly requireIdenticalResults: boolean; readonly ignoreErrors: boolean }
+    | { readonly threshold: number; readonly requireIdenticalResults: boolean; readonly ignoreErrors: boolean; readonly warnBefore: number | false }
     | false;
-  readonly oscillation: { readonly maxPeriod: number; readonly repeats: number } | false;
-  readonly noProgress: { readonly threshold: number } | false;
-  readonly stagnation: { readonly window: number; readonly maxNew: number; readonly writeArgsLength: number } | false;
+  readonly oscillation: { readonly maxPeriod: number; readonly repeats: number; readonly warnBefore: number | false } | false;
+  readonly noProgress: { readonly threshold: number; readonly warnBefore: number | false } | false;
+  readonly stagnation:
+    | { readonly window: number; readonly maxNew: number; readonly writeArgsLength: number; readonly warnBefore: number | false }
+    | false;
   readonly finishReason: { readonly terminal: readonly string[]; readonly otherPolicy: OtherPolicy } | false;
   readonly budget: { readonly limits: readonly ResolvedBudgetLimit[] } | false;
   readonly custom: readonly CustomDetector[];
@@ -60,6 +62,7 @@ const OTHER_POLICIES: readonly OtherPolicy[] = ['stop', 'continue', 'stop-if-tex
 export const OPTION_MAXIMA = Object.freeze({
   oscillationMaxPeriod: 64,
   stagnationWindow: 1_000,
+  warnBefore: 1_000,
   customRules: 1_000,
   terminalReasons: 1_000,
   terminalReasonLength: 1_000,
@@ -85,13 +88,19 @@ function section(path: string, value: unknown, known: readonly string[]): Record
   return expectObject(path, value, known);
 }
 
+/** How many repetitions before the stop a loop detector warns, or `false` for never. */
+function warnBeforeOption(path: string, value: unknown, fallback: number): number | false {
+  if (value === false) return false;
+  return integerOption(path, value, 1, fallback, OPTION_MAXIMA.warnBefore);
+}
+
 function resolveMaxSteps(value: unknown): ResolvedOptions['maxSteps'] {
   if (value === false) return false;
   return { limit: integerOption('maxSteps', value, 1, DEFAULT_OPTIONS.maxSteps) };
 }
 
 function resolveRepeatedToolCall(value: unknown): ResolvedOptions['repeatedToolCall'] {
-  const options = section('repeatedToolCall', value, ['threshold', 'requireIdenticalResults', 'ignoreErrors']);
+  const options = section('repeatedToolCall', value, ['threshold', 'requireIdenticalResults', 'ignoreErrors', 'warnBefore']);
   if (options === false) return false;
   const defaults = DEFAULT_OPTIONS.repeatedToolCall;
   return {
@@ -102,27 +111,33 @@ function resolveRepeatedToolCall(value: unknown): ResolvedOptions['repeatedToolC
       defaults.requireIdenticalResults,
     ),
     ignoreErrors: booleanOption('repeatedToolCall.ignoreErrors', options.ignoreErrors, defaults.ignoreErrors),
+    warnBefore: warnBeforeOption('repeatedToolCall.warnBefore', options.warnBefore, defaults.warnBefore),
   };
 }
 
 function resolveOscillation(value: unknown): ResolvedOptions['oscillation'] {
-  const options = section('oscillation', value, ['maxPeriod', 'repeats']);
+  const options = section('oscillation', value, ['maxPeriod', 'repeats', 'warnBefore']);
   if (options === false) return false;
   const defaults = DEFAULT_OPTIONS.oscillation;
   return {
     maxPeriod: integerOption('oscillation.maxPeriod', options.maxPeriod, 2, defaults.maxPeriod, OPTION_MAXIMA.oscillationMaxPeriod),
     repeats: integerOption('oscillation.repeats', options.repeats, 2, defaults.repeats),
+    warnBefore: warnBeforeOption('oscillation.warnBefore', options.warnBefore, defaults.warnBefore),
   };
 }
 
 function resolveNoProgress(value: unknown): ResolvedOptions['noProgress'] {
-  const options = section('noProgress', value, ['threshold']);
+  const options = section('noProgress', value, ['threshold', 'warnBefore']);
   if (options === false) return false;
-  return { threshold: integerOption('noProgress.threshold', options.threshold, 2, DEFAULT_OPTIONS.noProgress.threshold) };
+  const defaults = DEFAULT_OPTIONS.noProgress;
+  return {
+    threshold: integerOption('noProgress.threshold', options.threshold, 2, defaults.threshold),
+    warnBefore: warnBeforeOption('noProgress.warnBefore', options.warnBefore, defaults.warnBefore),
+  };
 }
 
 function resolveStagnation(value: unknown): ResolvedOptions['stagnation'] {
-  const options = section('stagnation', value, ['window', 'maxNew', 'writeArgsLength']);
+  const options = section('stagnation', value, ['window', 'maxNew', 'writeArgsLength', 'warnBefore']);
   if (options === false) return false;
   const defaults = DEFAULT_OPTIONS.stagnation;
   const window = integerOption('stagnation.window', options.window, 2, defaults.window, OPTION_MAXIMA.stagnationWindow);
@@ -132,6 +147,7 @@ function resolveStagnation(value: unknown): ResolvedOptions['stagnation'] {
     window,
     maxNew,
     writeArgsLength: integerOption('stagnation.writeArgsLength', options.writeArgsLength, 0, defaults.writeArgsLength),
+    warnBefore: warnBeforeOption('stagnation.warnBefore', options.warnBefore, defaults.warnBefore),
   };
 }
 

@@ -4,7 +4,7 @@ import { TOTAL_NAMES, type RunSums } from '../guard/run-totals.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import type { GuardStep, Verdict } from '../types.js';
 import { differingOption, optionsFingerprint } from './fingerprint.js';
-import { savedArray, savedError, savedInteger, savedNumber, savedObject, savedString } from './read-saved.js';
+import { savedArray, savedBoolean, savedError, savedInteger, savedNumber, savedObject, savedString } from './read-saved.js';
 
 /** The snapshot format this version writes and reads. */
 export const SNAPSHOT_VERSION = 1;
@@ -15,6 +15,7 @@ export interface ReadSnapshot {
   readonly toolCalls: number;
   readonly stops: number;
   readonly lastVerdict: Verdict | null;
+  readonly blockedBefore: boolean;
   readonly sums: RunSums;
   readonly startedAt: number;
   readonly history: readonly GuardStep[];
@@ -77,6 +78,7 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
     toolCalls: savedInteger(snapshot.toolCalls, 'toolCalls'),
     stops: savedInteger(snapshot.stops, 'stops', 0, steps),
     lastVerdict: readVerdict(snapshot.lastVerdict),
+    blockedBefore: savedBoolean(snapshot.blockedBefore, 'blockedBefore'),
     sums: readSums(snapshot.sums),
     startedAt: savedNumber(snapshot.startedAt, 'startedAt'),
     // Read as any step is: whatever does not fit a step is left out, as `check` would have left it out.

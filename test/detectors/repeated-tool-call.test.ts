@@ -234,7 +234,7 @@ describe('repeatedToolCall', () => {
 
 describe('repeatedToolCall detector result shape', () => {
   it('answers undefined for a run below the threshold', () => {
-    const detector = repeatedToolCallDetector({ threshold: 3, requireIdenticalResults: false, ignoreErrors: false });
+    const detector = repeatedToolCallDetector({ threshold: 3, requireIdenticalResults: false, ignoreErrors: false, warnBefore: false });
     expect(detector.check(factsOf({ toolCalls: [{ name: 'a' }, { name: 'a' }] }), true)).toBeUndefined();
   });
 });

@@ -7,10 +7,10 @@ describe('createGuard', () => {
     it('are the documented ones', () => {
       expect(DEFAULT_OPTIONS).toEqual({
         maxSteps: 50,
-        repeatedToolCall: { threshold: 3, requireIdenticalResults: false, ignoreErrors: false },
-        stagnation: { window: 20, maxNew: 6, writeArgsLength: 70 },
-        oscillation: { maxPeriod: 3, repeats: 3 },
-        noProgress: { threshold: 3 },
+        repeatedToolCall: { threshold: 3, requireIdenticalResults: false, ignoreErrors: false, warnBefore: 1 },
+        stagnation: { window: 20, maxNew: 6, writeArgsLength: 70, warnBefore: 1 },
+        oscillation: { maxPeriod: 3, repeats: 3, warnBefore: 1 },
+        noProgress: { threshold: 3, warnBefore: 1 },
         finishReason: { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' },
       });
       expect(Object.isFrozen(DEFAULT_OPTIONS)).toBe(true);

@@ -75,6 +75,7 @@ interface Tally {
   checks: number;
   resets: number;
   warnings: number;
+  loopWarnings: number;
   stopsBy: Map<string, number>;
 }
 
@@ -106,6 +107,7 @@ function replay(run: GeneratedRun, tally: Tally, id?: number): void {
         given.push({ value: actual, text: jsonText(actual), where });
         tally.checks++;
         if (actual.warnings !== undefined) tally.warnings++;
+        if (actual.warnings?.some((warning) => warning.code === 'LOOP_WARNING') === true) tally.loopWarnings++;
         const key = actual.stop ? `${actual.reason}/${actual.code}` : 'continue';
         tally.stopsBy.set(key, (tally.stopsBy.get(key) ?? 0) + 1);
         break;
@@ -133,7 +135,7 @@ function replay(run: GeneratedRun, tally: Tally, id?: number): void {
 }
 
 describe('the guard agrees with the reference implementation', () => {
-  const tally: Tally = { runs: 0, checks: 0, resets: 0, warnings: 0, stopsBy: new Map() };
+  const tally: Tally = { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, stopsBy: new Map() };
 
   for (let first = 0; first < RUN_COUNT; first += RUNS_PER_TEST) {
     it(`on generated runs ${String(first)} to ${String(first + RUNS_PER_TEST - 1)}: every verdict, summary and history`, () => {
@@ -151,7 +153,7 @@ describe('the guard agrees with the reference implementation', () => {
       options: (now) => ({ maxSteps: false, repeatedToolCall: { threshold: 3 }, now }),
       events: Array.from({ length: 130 }, (_, index) => ({ kind: 'check', step: index === 60 ? { text: 'no calls' } : repeat, advanceMs: 1 })),
     };
-    replay(run, { runs: 0, checks: 0, resets: 0, warnings: 0, stopsBy: new Map() });
+    replay(run, { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, stopsBy: new Map() });
   });
 
   it('exercised every detector, every stop code, warnings and resets', () => {
@@ -179,6 +181,7 @@ describe('the guard agrees with the reference implementation', () => {
     for (const code of codes) expect(tally.stopsBy.get(code) ?? 0, code).toBeGreaterThanOrEqual(50);
     expect(tally.stopsBy.get('continue') ?? 0).toBeGreaterThanOrEqual(tally.checks / 4);
     expect(tally.warnings).toBeGreaterThanOrEqual(1_000);
+    expect(tally.loopWarnings).toBeGreaterThanOrEqual(500);
     expect(tally.resets).toBeGreaterThanOrEqual(200);
     expect(tally.checks).toBeGreaterThanOrEqual(20_000);
   });
@@ -256,7 +259,7 @@ const poolOptions: fc.Arbitrary<GuardOptions> = fc.record({
 
 describe('the guard agrees with the reference implementation on fast-check runs', () => {
   it('gives the same verdicts, summary and history', () => {
-    const tally: Tally = { runs: 0, checks: 0, resets: 0, warnings: 0, stopsBy: new Map() };
+    const tally: Tally = { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, stopsBy: new Map() };
     fc.assert(
       fc.property(poolOptions, fc.array(fc.tuple(poolStep, fc.integer({ min: 0, max: 30 })), { maxLength: 40 }), (options, steps) => {
         const run: GeneratedRun = {

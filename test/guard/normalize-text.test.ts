@@ -28,7 +28,7 @@ describe('normalizeText: linear on huge inputs', { timeout: 60_000 }, () => {
     const whitespace = ' \t\n\r\u00a0\u2003'.repeat(megabyte / 6);
     expect(normalizeText(`Same${whitespace}TEXT`)).toBe('same text');
     expect(normalizeText(whitespace)).toBe('');
-    const guard = createGuard({ maxSteps: false, noProgress: { threshold: 2 }, finishReason: false });
+    const guard = createGuard({ maxSteps: false, noProgress: { threshold: 2, warnBefore: false }, finishReason: false });
     expect(guard.check({ text: `Same${whitespace}text` })).toEqual({ stop: false });
     expect(guard.check({ text: ' same text ' })).toMatchObject({ stop: true, reason: 'no-progress', evidence: { textPreview: 'same text' } });
   });

@@ -9,7 +9,7 @@ describe('reduceStep keeps only what was given', () => {
     const reduced = reduceStep({});
     expect(reduced.step).toStrictEqual({});
     expect(Object.keys(reduced.step)).toEqual([]);
-    expect(reduced).toStrictEqual({ step: {}, calls: [], finishReason: undefined });
+    expect(reduced).toStrictEqual({ step: {}, calls: [], blockedCalls: [], finishReason: undefined });
   });
 
   it('leaves out fields that are unusable', () => {

@@ -9,10 +9,10 @@ describe('resolveOptions', () => {
     const resolved = resolveOptions(undefined);
     expect(resolved).toEqual({
       maxSteps: { limit: 50 },
-      repeatedToolCall: { threshold: 3, requireIdenticalResults: false, ignoreErrors: false },
-      oscillation: { maxPeriod: 3, repeats: 3 },
-      noProgress: { threshold: 3 },
-      stagnation: { window: 20, maxNew: 6, writeArgsLength: 70 },
+      repeatedToolCall: { threshold: 3, requireIdenticalResults: false, ignoreErrors: false, warnBefore: 1 },
+      oscillation: { maxPeriod: 3, repeats: 3, warnBefore: 1 },
+      noProgress: { threshold: 3, warnBefore: 1 },
+      stagnation: { window: 20, maxNew: 6, writeArgsLength: 70, warnBefore: 1 },
       finishReason: { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' },
       budget: { limits: [] },
       custom: [],
@@ -26,8 +26,8 @@ describe('resolveOptions', () => {
     expect(resolved).toMatchObject({
       maxSteps: false,
       repeatedToolCall: false,
-      oscillation: { maxPeriod: 3, repeats: 3 },
-      noProgress: { threshold: 3 },
+      oscillation: { maxPeriod: 3, repeats: 3, warnBefore: 1 },
+      noProgress: { threshold: 3, warnBefore: 1 },
       finishReason: false,
       budget: false,
     });

@@ -49,7 +49,7 @@ describe('restoring a snapshot', () => {
 
   it('writes version 1, the options fingerprint, counts, totals, exact sums, the clock, history and each detector', () => {
     const snapshot = snapshotJson() as unknown as GuardSnapshot;
-    expect(Object.keys(snapshot)).toEqual(['version', 'options', 'steps', 'toolCalls', 'stops', 'lastVerdict', 'totals', 'sums', 'startedAt', 'history', 'detectors']);
+    expect(Object.keys(snapshot)).toEqual(['version', 'options', 'steps', 'toolCalls', 'stops', 'lastVerdict', 'blockedBefore', 'totals', 'sums', 'startedAt', 'history', 'detectors']);
     expect(snapshot).toMatchObject({ version: 1, steps: 3, toolCalls: 4, stops: 0, startedAt: 0, sums: { costUsd: '0.1', inputTokens: '0' } });
     expect(Object.keys(snapshot.detectors)).toEqual(['finish-reason', 'budget', 'max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'stagnation', 'custom']);
     expect(snapshot.options['oscillation.maxPeriod']).toMatch(/^[0-9a-f]{12}$/);

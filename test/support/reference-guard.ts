@@ -28,6 +28,7 @@ import {
   type GuardUsage,
   type GuardWarning,
   type JsonValue,
+  type LoopReason,
   type OtherPolicy,
   type StopReason,
   type StopVerdict,
@@ -169,7 +170,10 @@ interface RecordedCall {
 /** A step as the reference remembers it: the sanitised copy history shows, and its calls. */
 interface RecordedStep {
   readonly step: GuardStep;
+  /** The calls that ran. */
   readonly calls: readonly RecordedCall[];
+  /** The calls refused before they ran (`blocked: true`), in order. */
+  readonly blocked: readonly RecordedCall[];
   readonly normalizedText: string;
   readonly finishReason: string | undefined;
   /**
@@ -201,10 +205,11 @@ function recordCall(raw: unknown, stepIndex: number): { call: GuardToolCall; rec
     result === undefined ? null : canonicalize(result),
     failed ? canonicalize(error) : null,
   ]);
-  const call: { name: string; args?: unknown; result?: unknown; error?: unknown } = { name };
+  const call: { name: string; args?: unknown; result?: unknown; error?: unknown; blocked?: boolean } = { name };
   if (args !== undefined) call.args = args;
   if (result !== undefined) call.result = result;
   if (error !== undefined) call.error = error;
+  if (readField(raw, 'blocked') === true) call.blocked = true;
   return {
     call: Object.freeze(call),
     recorded: {
@@ -238,6 +243,7 @@ function recordStep(raw: unknown, earlier: readonly RecordedStep[], window: numb
     timestamp?: number;
   } = {};
   const calls: RecordedCall[] = [];
+  const blocked: RecordedCall[] = [];
 
   const rawCalls = readField(raw, 'toolCalls');
   // The README: "a `toolCalls` that is not an array" is dropped.
@@ -247,7 +253,7 @@ function recordStep(raw: unknown, earlier: readonly RecordedStep[], window: numb
       const read = recordCall(item, stepIndex);
       if (read === undefined) continue;
       toolCalls.push(read.call);
-      calls.push(read.recorded);
+      (read.call.blocked === true ? blocked : calls).push(read.recorded);
     }
     step.toolCalls = Object.freeze(toolCalls);
   }
@@ -296,6 +302,7 @@ function recordStep(raw: unknown, earlier: readonly RecordedStep[], window: numb
   return {
     step: Object.freeze(step),
     calls,
+    blocked,
     stalled: calls.every((call) => seen.has(call.outcome)),
     normalizedText: normalizeText(step.text),
     finishReason: step.finishReason,
@@ -322,10 +329,10 @@ interface BudgetRule {
 
 interface ReferenceOptions {
   readonly maxSteps: number | false;
-  readonly repeatedToolCall: { threshold: number; requireIdenticalResults: boolean; ignoreErrors: boolean } | false;
-  readonly oscillation: { maxPeriod: number; repeats: number } | false;
-  readonly noProgress: { threshold: number } | false;
-  readonly stagnation: { window: number; maxNew: number; writeArgsLength: number } | false;
+  readonly repeatedToolCall: { threshold: number; requireIdenticalResults: boolean; ignoreErrors: boolean; warnBefore: number | false } | false;
+  readonly oscillation: { maxPeriod: number; repeats: number; warnBefore: number | false } | false;
+  readonly noProgress: { threshold: number; warnBefore: number | false } | false;
+  readonly stagnation: { window: number; maxNew: number; writeArgsLength: number; warnBefore: number | false } | false;
   readonly finishReason: { terminal: readonly string[]; otherPolicy: OtherPolicy } | false;
   readonly budget: readonly BudgetRule[] | false;
   readonly custom: readonly CustomDetector[];
@@ -360,9 +367,13 @@ function readOptions(options: GuardOptions): ReferenceOptions {
             threshold: repeated?.threshold ?? 3,
             requireIdenticalResults: repeated?.requireIdenticalResults ?? false,
             ignoreErrors: repeated?.ignoreErrors ?? false,
+            warnBefore: repeated?.warnBefore ?? 1,
           },
-    oscillation: oscillation === false ? false : { maxPeriod: oscillation?.maxPeriod ?? 3, repeats: oscillation?.repeats ?? 3 },
-    noProgress: noProgress === false ? false : { threshold: noProgress?.threshold ?? 3 },
+    oscillation:
+      oscillation === false
+        ? false
+        : { maxPeriod: oscillation?.maxPeriod ?? 3, repeats: oscillation?.repeats ?? 3, warnBefore: oscillation?.warnBefore ?? 1 },
+    noProgress: noProgress === false ? false : { threshold: noProgress?.threshold ?? 3, warnBefore: noProgress?.warnBefore ?? 1 },
     stagnation:
       stagnation === false
         ? false
@@ -371,6 +382,7 @@ function readOptions(options: GuardOptions): ReferenceOptions {
             // The default, 6, stays below a smaller window.
             maxNew: stagnation?.maxNew ?? Math.min(6, (stagnation?.window ?? 20) - 1),
             writeArgsLength: stagnation?.writeArgsLength ?? 70,
+            warnBefore: stagnation?.warnBefore ?? 1,
           },
     finishReason:
       finish === false
@@ -527,6 +539,19 @@ function repeatedToolCallSequence(
   return { calls, key: (call) => (options.requireIdenticalResults ? call.outcome : call.signature) };
 }
 
+/** The repeat finding for the run of `count` calls ending at `position`. */
+function repeatFinding(calls: readonly RecordedCall[], position: number, count: number, threshold: number): Finding {
+  const run = calls.slice(position - count + 1, position + 1);
+  const [first] = run as [RecordedCall];
+  const stepIndexes = [...new Set(run.map((entry) => entry.stepIndex))].slice(-STEP_INDEXES_KEPT());
+  const identicalResults = run.every((entry) => entry.outcome === first.outcome);
+  return {
+    code: 'REPEATED_TOOL_CALL',
+    detail: `The model called "${first.name}" ${String(count)} times in a row with the same arguments: ${first.name}(${first.argsPreview}).`,
+    evidence: { tool: first.name, argsPreview: first.argsPreview, count, threshold, stepIndexes, identicalResults },
+  };
+}
+
 function repeatedToolCallFinding(
   options: { threshold: number; requireIdenticalResults: boolean; ignoreErrors: boolean },
   sequence: readonly RecordedCall[],
@@ -539,17 +564,7 @@ function repeatedToolCallFinding(
   calls.forEach((call, position) => {
     if (call.stepIndex !== index) return;
     const count = runLengthAt(calls, position, key);
-    if (count < threshold) return;
-    const run = calls.slice(position - count + 1, position + 1);
-    const [first] = run;
-    if (first === undefined) return;
-    const stepIndexes = [...new Set(run.map((entry) => entry.stepIndex))].slice(-STEP_INDEXES_KEPT());
-    const identicalResults = run.every((entry) => entry.outcome === first.outcome);
-    found = {
-      code: 'REPEATED_TOOL_CALL',
-      detail: `The model called "${first.name}" ${String(count)} times in a row with the same arguments: ${first.name}(${first.argsPreview}).`,
-      evidence: { tool: first.name, argsPreview: first.argsPreview, count, threshold, stepIndexes, identicalResults },
-    };
+    if (count >= threshold) found = repeatFinding(calls, position, count, threshold);
   });
   return found;
 }
@@ -629,6 +644,100 @@ function noProgressFinding(threshold: number, steps: readonly RecordedStep[]): F
   };
 }
 
+// Loop warnings: the README's "warnBefore" repetitions before a stop, each with a message for the model.
+
+function loopWarning(reason: LoopReason, detail: string, message: string, evidence: unknown): GuardWarning {
+  return { code: 'LOOP_WARNING', reason, detail, message, evidence } as GuardWarning;
+}
+
+function repeatedToolCallWarning(
+  options: { threshold: number; requireIdenticalResults: boolean; ignoreErrors: boolean; warnBefore: number | false },
+  sequence: readonly RecordedCall[],
+  current: RecordedStep,
+): GuardWarning | undefined {
+  if (options.warnBefore === false || current.calls.length === 0) return undefined;
+  const { calls, key } = repeatedToolCallSequence(options, sequence);
+  const count = runLengthAt(calls, calls.length - 1, key);
+  const { threshold } = options;
+  if (count < Math.max(2, threshold - options.warnBefore) || count >= threshold) return undefined;
+  const run = calls.slice(-count);
+  const [first] = run as [RecordedCall];
+  const identicalResults = run.every((entry) => entry.outcome === first.outcome);
+  const stepIndexes = [...new Set(run.map((entry) => entry.stepIndex))].slice(-STEP_INDEXES_KEPT());
+  return loopWarning(
+    'repeated-tool-call',
+    `The model called "${first.name}" ${String(count)} times in a row with the same arguments; ${String(threshold)} in a row stop the run.`,
+    `You have called ${first.name}(${first.argsPreview}) ${String(count)} times in a row with the same arguments${identicalResults ? ' and got the same result each time' : ''}. ` +
+      'Calling it again will not tell you anything new: use what it returned, change the arguments, or try a different tool.',
+    { tool: first.name, argsPreview: first.argsPreview, count, threshold, stepIndexes, identicalResults },
+  );
+}
+
+function oscillationWarning(
+  options: { maxPeriod: number; repeats: number; warnBefore: number | false },
+  calls: readonly RecordedCall[],
+  current: RecordedStep,
+): GuardWarning | undefined {
+  if (options.warnBefore === false || current.calls.length === 0) return undefined;
+  const warnFrom = Math.max(2, options.repeats - options.warnBefore);
+  if (warnFrom >= options.repeats) return undefined;
+  const end = calls.length - 1;
+  const period = cycleAt(calls, end, options.maxPeriod, warnFrom);
+  if (period === undefined) return undefined;
+  const labels = calls.slice(end + 1 - period).map((entry) => `${entry.name}(${entry.argsPreview})`);
+  const seen = fullCycles(calls, end, period);
+  const tail = `the same ${String(period)} calls ${String(seen)} times in a row: ${labels.join(' → ')}`;
+  return loopWarning(
+    'oscillation',
+    `The last ${String(seen * period)} tool calls cycle through ${tail}; ${String(options.repeats)} cycles stop the run.`,
+    `You have gone through ${tail}. Going round again will not get you anywhere new: try a different approach, or answer with what you have.`,
+    { period, repeats: seen, threshold: options.repeats, cycle: labels },
+  );
+}
+
+function noProgressWarning(options: { threshold: number; warnBefore: number | false }, steps: readonly RecordedStep[]): GuardWarning | undefined {
+  if (options.warnBefore === false) return undefined;
+  const count = stalledRun(steps);
+  const { threshold } = options;
+  if (count < Math.max(1, threshold - options.warnBefore) || count >= threshold) return undefined;
+  const textPreview = preview(steps.at(-1)?.normalizedText ?? '');
+  return loopWarning(
+    'no-progress',
+    `${count === 1 ? 'A step' : `${String(count)} steps in a row`} brought no new tool result${textPreview === '' ? '' : ' with the same text'}; ${String(threshold)} stop the run.`,
+    `${count === 1 ? 'Your last step' : `Your last ${String(count)} steps`} brought no new tool result${textPreview === '' || count === 1 ? '' : ' and said the same thing'}. Doing the same again will not help: try a different approach, or answer with what you have.`,
+    { steps: count, threshold, textPreview },
+  );
+}
+
+/**
+ * Whether running a call now (after the calls recorded so far) would complete a repeat or a cycle: judged from its
+ * name and arguments alone, as a call whose result is not in yet.
+ */
+function refusal(settings: ReferenceOptions, sequence: readonly RecordedCall[], call: RecordedCall): Finding | undefined {
+  // Without a result or an error, the outcome is the call itself.
+  const outcome = JSON.stringify([...(JSON.parse(call.signature) as [string, string]), null, null]);
+  const untried: RecordedCall = { ...call, outcome, failed: false, resultText: undefined, errorText: undefined };
+  const repeated = settings.repeatedToolCall;
+  if (repeated !== false && !repeated.requireIdenticalResults) {
+    const { calls, key } = repeatedToolCallSequence(repeated, [...sequence, untried]);
+    const count = runLengthAt(calls, calls.length - 1, key);
+    if (count >= repeated.threshold) return repeatFinding(calls, calls.length - 1, count, repeated.threshold);
+  }
+  const oscillation = settings.oscillation;
+  if (oscillation === false) return undefined;
+  const calls = [...sequence, untried];
+  const end = calls.length - 1;
+  const period = cycleAt(calls, end, oscillation.maxPeriod, oscillation.repeats);
+  if (period === undefined) return undefined;
+  const cycle = calls.slice(end + 1 - period).map((entry) => `${entry.name}(${entry.argsPreview})`);
+  const seen = fullCycles(calls, end, period);
+  return {
+    code: 'OSCILLATION',
+    detail: `The last ${String(seen * period)} tool calls cycle through the same ${String(period)} calls ${String(seen)} times: ${cycle.join(' → ')}.`,
+    evidence: { period, repeats: seen, threshold: oscillation.repeats, cycle },
+  };
+}
+
 /** What one custom rule asked for, read the way the README describes, or `undefined` to go on. */
 /** What a call's answer is compared by (the README's "answer key"), in full text. */
 function answerOf(call: RecordedCall, writeArgsLength: number): { key: string; shape: string } {
@@ -693,17 +802,18 @@ function topThree<T>(items: readonly T[], keyOf: (item: T) => string): { item: T
   return [...counts.values()].sort((left, right) => right.count - left.count).slice(0, 3);
 }
 
-function stagnationFinding(
-  options: { window: number; maxNew: number; writeArgsLength: number },
+function stagnationJudgement(
+  options: { window: number; maxNew: number; writeArgsLength: number; warnBefore: number | false },
   steps: readonly RecordedStep[],
   memory: number | undefined,
-): Finding | undefined {
+): { finding?: Finding; warning?: GuardWarning } {
   const { entries } = stagnationEntries(options.writeArgsLength, steps, memory);
   const index = steps.length - 1;
-  if (entries.at(-1)?.step !== index || entries.length < options.window) return undefined;
+  if (entries.at(-1)?.step !== index || entries.length < options.window) return {};
   const window = entries.slice(-options.window);
   const newOutcomes = window.filter((entry) => entry.isNew).length;
-  if (newOutcomes > options.maxNew) return undefined;
+  const warnUpTo = options.warnBefore === false ? options.maxNew : options.maxNew + options.warnBefore;
+  if (newOutcomes > warnUpTo) return {};
   const calls = window.flatMap((entry) => entry.calls);
   const topCalls = topThree(calls, (entry) => entry.call.signature).map(({ item, count }) => ({
     tool: item.call.name,
@@ -717,24 +827,32 @@ function stagnationFinding(
     call.count >= answer.count
       ? `${call.tool}(${call.argsPreview}) was called ${String(call.count)} times`
       : `the same answer came back ${String(answer.count)} times: "${answer.shapePreview}"`;
-  return {
-    code: 'STAGNATION',
-    detail: `Only ${String(newOutcomes)} of the last ${String(options.window)} steps with tool calls brought an answer not seen before in this run; ${most}.`,
-    evidence: {
-      window: options.window,
-      maxNew: options.maxNew,
-      newOutcomes,
-      calls: topCalls,
-      answers: topAnswers,
-      callCount: calls.length,
-      distinctCalls: new Set(calls.map((entry) => entry.call.signature)).size,
-      stepIndexes: window.slice(-100).map((entry) => entry.step),
-    },
+  const evidence = {
+    window: options.window,
+    maxNew: options.maxNew,
+    newOutcomes,
+    calls: topCalls,
+    answers: topAnswers,
+    callCount: calls.length,
+    distinctCalls: new Set(calls.map((entry) => entry.call.signature)).size,
+    stepIndexes: window.slice(-100).map((entry) => entry.step),
   };
+  const share = `${String(newOutcomes)} of the last ${String(options.window)} steps with tool calls`;
+  if (newOutcomes > options.maxNew) {
+    return {
+      warning: loopWarning(
+        'stagnation',
+        `Only ${share} brought an answer not seen before in this run; ${most}. ${String(options.maxNew)} or fewer stop the run.`,
+        `Only ${share} brought you an answer you had not seen before; ${most}. Searching the same way is not finding anything new: change your approach, or answer with what you have.`,
+        evidence,
+      ),
+    };
+  }
+  return { finding: { code: 'STAGNATION', detail: `Only ${share} brought an answer not seen before in this run; ${most}.`, evidence } };
 }
 
 function stagnationState(
-  options: { window: number; maxNew: number; writeArgsLength: number },
+  options: { window: number; maxNew: number; writeArgsLength: number; warnBefore: number | false },
   steps: readonly RecordedStep[],
   memory: number | undefined,
 ): JsonValue {
@@ -844,6 +962,7 @@ function escapeForLog(text: string): string {
 interface ReferenceRun {
   readonly steps: RecordedStep[];
   readonly startedAt: number;
+  blockedBefore: boolean;
   stops: number;
   customStops: number;
   lastVerdict: Verdict | null;
@@ -860,7 +979,7 @@ export type ReferenceGuard = Pick<Guard, 'check' | 'reset' | 'summary' | 'histor
 
 export function createReferenceGuard(options: GuardOptions = {}): ReferenceGuard {
   const settings = readOptions(options);
-  const newRun = (): ReferenceRun => ({ steps: [], startedAt: settings.now(), stops: 0, customStops: 0, lastVerdict: null });
+  const newRun = (): ReferenceRun => ({ steps: [], startedAt: settings.now(), blockedBefore: false, stops: 0, customStops: 0, lastVerdict: null });
   let run = newRun();
 
   /** The steps `history` shows and custom rules receive. */
@@ -886,15 +1005,23 @@ export function createReferenceGuard(options: GuardOptions = {}): ReferenceGuard
       warnings = budget.warnings;
     }
     if (settings.maxSteps !== false) findings.push(['max-steps', maxStepsFinding(settings.maxSteps, index)]);
-    if (settings.repeatedToolCall !== false) {
-      findings.push(['repeated-tool-call', repeatedToolCallFinding(settings.repeatedToolCall, calls, index)]);
+    // A loop detector that does not stop may warn, in priority order after the budget's warnings.
+    const loop = (reason: StopReason, finding: Finding | undefined, warning: () => GuardWarning | undefined): void => {
+      findings.push([reason, finding]);
+      const warned = finding === undefined ? warning() : undefined;
+      if (warned !== undefined) warnings.push(warned);
+    };
+    const repeated = settings.repeatedToolCall;
+    if (repeated !== false) {
+      loop('repeated-tool-call', repeatedToolCallFinding(repeated, calls, index), () => repeatedToolCallWarning(repeated, calls, current));
     }
-    if (settings.oscillation !== false) findings.push(['oscillation', oscillationFinding(settings.oscillation, calls, index)]);
-    if (settings.noProgress !== false) {
-      findings.push(['no-progress', noProgressFinding(settings.noProgress.threshold, steps)]);
-    }
+    const oscillation = settings.oscillation;
+    if (oscillation !== false) loop('oscillation', oscillationFinding(oscillation, calls, index), () => oscillationWarning(oscillation, calls, current));
+    const noProgress = settings.noProgress;
+    if (noProgress !== false) loop('no-progress', noProgressFinding(noProgress.threshold, steps), () => noProgressWarning(noProgress, steps));
     if (settings.stagnation !== false) {
-      findings.push(['stagnation', stagnationFinding(settings.stagnation, steps, settings.historyLimit)]);
+      const { finding, warning } = stagnationJudgement(settings.stagnation, steps, settings.historyLimit);
+      loop('stagnation', finding, () => warning);
     }
     if (settings.custom.length > 0) {
       // Every rule sees every step, even after an earlier one asked to stop; the first to ask wins.
@@ -906,7 +1033,16 @@ export function createReferenceGuard(options: GuardOptions = {}): ReferenceGuard
       findings.push(['custom', first]);
     }
 
-    const winner = findings.find(([, finding]) => finding !== undefined);
+    let winner = findings.find(([, finding]) => finding !== undefined);
+    // Refused calls: the first the guard would refuse too, judged after the step's calls that ran. A second such
+    // refusal in a run means the model persisted: it stops the run, unless something else already does.
+    for (const call of current.blocked) {
+      const refused = refusal(settings, calls, call);
+      if (refused === undefined) continue;
+      if (run.blockedBefore) winner ??= [refused.code === 'OSCILLATION' ? 'oscillation' : 'repeated-tool-call', refused];
+      run.blockedBefore = true;
+      break;
+    }
     const extra = warnings.length === 0 ? {} : { warnings };
     let verdict: Verdict;
     if (winner?.[1] === undefined) {

@@ -219,6 +219,8 @@ function makeCall(context: RunContext, template: CallTemplate): unknown {
       break;
   }
   if (random.chance(0.05)) call.error = null;
+  // Refused before it ran, as a tool approval or hook refuses a call: results, if any, are ignored.
+  if (random.chance(0.07)) call.blocked = random.chance(0.9) ? true : 'yes';
   return call;
 }
 
@@ -527,16 +529,26 @@ function makeOptions(random: Random): (now: () => number, log: string[]) => Guar
       threshold: maybeSetting(random, random.integer(2, 5)),
       requireIdenticalResults: maybeSetting(random, random.chance(0.4)),
       ignoreErrors: maybeSetting(random, random.chance(0.4)),
+      warnBefore: maybeSetting(random, random.pick([false, 1, 2, 3] as const)),
     })),
     oscillation: detectorSwitch(random, () => ({
       maxPeriod: maybeSetting(random, random.integer(2, 5)),
       repeats: maybeSetting(random, random.integer(2, 4)),
+      warnBefore: maybeSetting(random, random.pick([false, 1, 2] as const)),
     })),
-    noProgress: detectorSwitch(random, () => ({ threshold: maybeSetting(random, random.integer(2, 5)) })),
+    noProgress: detectorSwitch(random, () => ({
+      threshold: maybeSetting(random, random.integer(2, 5)),
+      warnBefore: maybeSetting(random, random.pick([false, 1, 2] as const)),
+    })),
     stagnation: detectorSwitch(random, () => {
       // Small windows, so generated runs fill them.
       const window = random.integer(2, 8);
-      return { window, maxNew: maybeSetting(random, random.integer(0, window - 1)), writeArgsLength: maybeSetting(random, random.pick([0, 20, 70])) };
+      return {
+        window,
+        maxNew: maybeSetting(random, random.integer(0, window - 1)),
+        writeArgsLength: maybeSetting(random, random.pick([0, 20, 70])),
+        warnBefore: maybeSetting(random, random.pick([false, 1, 2] as const)),
+      };
     }),
     finishReason: detectorSwitch(random, () => ({
       terminal: random.pick(TERMINAL_LISTS),
