@@ -23,6 +23,7 @@ function countingFactory(options?: GuardOptions): { factory: () => Guard; checks
         return guard.check(step);
       },
       peek: (step) => guard.peek(step),
+      judgeCall: (call, earlier) => guard.judgeCall(call, earlier),
       reset: () => {
         guard.reset();
       },

@@ -113,7 +113,7 @@ describe('oscillation', () => {
 
 describe('oscillation detector result shape', () => {
   it('answers undefined without a cycle', () => {
-    const detector = oscillationDetector({ maxPeriod: 3, repeats: 3 });
+    const detector = oscillationDetector({ maxPeriod: 3, repeats: 3, warnBefore: false });
     expect(detector.check(factsOf({ toolCalls: [{ name: 'a' }, { name: 'b' }] }), true)).toBeUndefined();
   });
 });

@@ -194,3 +194,32 @@ function expectSameGuard(actual: Guard, expected: Guard): void {
   expect(actual.history).toStrictEqual(expected.history);
   expect(JSON.stringify(actual.snapshot())).toBe(JSON.stringify(expected.snapshot()));
 }
+
+// A clock that reads a number that is not finite counts as 0, so the snapshot can hold the reading and restore it.
+const steps = [
+  { text: 'a', finishReason: 'tool-calls', toolCalls: [{ name: 'search', args: { q: 1 } }] },
+  { text: 'b', finishReason: 'tool-calls', toolCalls: [{ name: 'search', args: { q: 1 } }] },
+  { text: 'c', finishReason: 'tool-calls', toolCalls: [{ name: 'search', args: { q: 1 } }] },
+];
+
+describe.each([
+  ['NaN', Number.NaN],
+  ['Infinity', Number.POSITIVE_INFINITY],
+])('a guard whose clock reads %s', (_name, reading) => {
+  const options: GuardOptions = { now: () => reading, budget: { maxDurationMs: 10_000 } };
+
+  it('snapshots a number for startedAt, as GuardSnapshot says', () => {
+    const guard = createGuard(options);
+    guard.check(steps[0] ?? {});
+    expect(typeof guard.snapshot().startedAt).toBe('number');
+  });
+
+  it('restores its own snapshot and goes on as if never interrupted', () => {
+    const uninterrupted = createGuard(options);
+    let resumed = createGuard(options);
+    for (const step of steps) {
+      resumed = createGuard(options, { snapshot: JSON.parse(JSON.stringify(resumed.snapshot())) });
+      expect(resumed.check(step)).toEqual(uninterrupted.check(step));
+    }
+  });
+});
