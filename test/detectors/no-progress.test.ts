@@ -109,3 +109,56 @@ describe('noProgress', () => {
     expect(guard.summary().detectors['no-progress']).toEqual({ stalledSteps: 0, distinctOutcomes: 1, threshold: 3 });
   });
 });
+
+describe('noProgress warnings', () => {
+  it('warns one stalled step before the stop by default, with a message for the model', () => {
+    const guard = guardWith();
+    expect(guard.check(text('Still looking.'))).toEqual({ stop: false });
+    expect(guard.check(text('still  looking.'))).toEqual({
+      stop: false,
+      warnings: [
+        {
+          code: 'LOOP_WARNING',
+          reason: 'no-progress',
+          detail: '2 steps in a row brought no new tool result with the same text; 3 stop the run.',
+          message:
+            'Your last 2 steps brought no new tool result and said the same thing. Doing the same again will not help: try a different approach, or answer with what you have.',
+          evidence: { steps: 2, threshold: 3, textPreview: 'still looking.' },
+        },
+      ],
+    });
+    expect(guard.check(text('Still looking.'))).toMatchObject({ stop: true, code: 'NO_PROGRESS' });
+  });
+
+  it('speaks of a single stalled step, without text, when warnBefore reaches back to it', () => {
+    const guard = guardWith({ threshold: 2 });
+    guard.check(tool('a'));
+    expect(guard.check(tool('a')).warnings?.[0]).toMatchObject({ detail: 'A step brought no new tool result; 2 stop the run.' });
+    const early = guardWith({ threshold: 3, warnBefore: 2 });
+    early.check(tool('a'));
+    expect(early.check(tool('a')).warnings?.[0]).toMatchObject({
+      detail: 'A step brought no new tool result; 3 stop the run.',
+      message: 'Your last step brought no new tool result. Doing the same again will not help: try a different approach, or answer with what you have.',
+      evidence: { steps: 1, threshold: 3, textPreview: '' },
+    });
+  });
+
+  it('counts the stalled steps it warns about, and keeps quiet with false', () => {
+    const guard = guardWith({ threshold: 4, warnBefore: 2 });
+    const verdicts = [text('x'), text('x'), text('x')].map((step) => guard.check(step));
+    expect(verdicts[0]).toEqual({ stop: false });
+    expect(verdicts[2]?.warnings?.[0]).toMatchObject({
+      detail: '3 steps in a row brought no new tool result with the same text; 4 stop the run.',
+      message: 'Your last 3 steps brought no new tool result and said the same thing. Doing the same again will not help: try a different approach, or answer with what you have.',
+    });
+    const tools = guardWith({ threshold: 4, warnBefore: 2 });
+    expect([tool('a'), tool('a'), tool('a'), tool('a')].map((step) => tools.check(step).warnings?.find((warning) => warning.code === 'LOOP_WARNING')?.evidence)).toEqual([
+      undefined,
+      undefined,
+      { steps: 2, threshold: 4, textPreview: '' },
+      { steps: 3, threshold: 4, textPreview: '' },
+    ]);
+    const silent = guardWith({ warnBefore: false });
+    expect([silent.check(text('x')), silent.check(text('x'))]).toEqual([{ stop: false }, { stop: false }]);
+  });
+});

@@ -117,3 +117,38 @@ describe('oscillation detector result shape', () => {
     expect(detector.check(factsOf({ toolCalls: [{ name: 'a' }, { name: 'b' }] }), true)).toBeUndefined();
   });
 });
+
+describe('oscillation warnings', () => {
+  it('warns one cycle before the stop by default, with a message for the model', () => {
+    const guard = guardWith();
+    const verdicts = [tool('a'), tool('b'), tool('a'), tool('b')].map((step) => guard.check(step));
+    expect(verdicts.slice(0, 3)).toEqual([{ stop: false }, { stop: false }, { stop: false }]);
+    expect(verdicts[3]).toEqual({
+      stop: false,
+      warnings: [
+        {
+          code: 'LOOP_WARNING',
+          reason: 'oscillation',
+          detail: 'The last 4 tool calls cycle through the same 2 calls 2 times in a row: a({"id":1}) → b({"id":1}); 3 cycles stop the run.',
+          message:
+            'You have gone through the same 2 calls 2 times in a row: a({"id":1}) → b({"id":1}). Going round again will not get you anywhere new: try a different approach, or answer with what you have.',
+          evidence: { period: 2, repeats: 2, threshold: 3, cycle: ['a({"id":1})', 'b({"id":1})'] },
+        },
+      ],
+    });
+  });
+
+  it('never warns on a single pass, and not at all with false', () => {
+    const twice = guardWith({ repeats: 2 });
+    expect([tool('a'), tool('b'), tool('a')].map((step) => twice.check(step))).toEqual([{ stop: false }, { stop: false }, { stop: false }]);
+    const silent = guardWith({ warnBefore: false });
+    expect([tool('a'), tool('b'), tool('a'), tool('b')].map((step) => silent.check(step).warnings)).toEqual([undefined, undefined, undefined, undefined]);
+    const early = guardWith({ repeats: 4, warnBefore: 2 });
+    const warned = [tool('a'), tool('b'), tool('a'), tool('b'), tool('a'), tool('b')].map((step) => early.check(step).warnings?.find((warning) => warning.code === 'LOOP_WARNING')?.evidence);
+    expect(warned.slice(3)).toEqual([
+      { period: 2, repeats: 2, threshold: 4, cycle: ['a({"id":1})', 'b({"id":1})'] },
+      { period: 2, repeats: 2, threshold: 4, cycle: ['b({"id":1})', 'a({"id":1})'] },
+      { period: 2, repeats: 3, threshold: 4, cycle: ['a({"id":1})', 'b({"id":1})'] },
+    ]);
+  });
+});

@@ -238,3 +238,42 @@ describe('repeatedToolCall detector result shape', () => {
     expect(detector.check(factsOf({ toolCalls: [{ name: 'a' }, { name: 'a' }] }), true)).toBeUndefined();
   });
 });
+
+describe('repeatedToolCall warnings', () => {
+  it('warns one repetition before the stop by default, with a message for the model, and not before', () => {
+    const guard = guardWith();
+    expect(guard.check(tool('search', 'x', { result: 'same' }))).toEqual({ stop: false });
+    expect(guard.check(tool('search', 'x', { result: 'same' }))).toEqual({
+      stop: false,
+      warnings: [
+        {
+          code: 'LOOP_WARNING',
+          reason: 'repeated-tool-call',
+          detail: 'The model called "search" 2 times in a row with the same arguments; 3 in a row stop the run.',
+          message:
+            'You have called search({"id":"x"}) 2 times in a row with the same arguments and got the same result each time. Calling it again will not tell you anything new: use what it returned, change the arguments, or try a different tool.',
+          evidence: { tool: 'search', argsPreview: '{"id":"x"}', count: 2, threshold: 3, stepIndexes: [0, 1], identicalResults: true },
+        },
+      ],
+    });
+    expect(guard.check(tool('search', 'x', { result: 'same' }))).toMatchObject({ stop: true, code: 'REPEATED_TOOL_CALL' });
+  });
+
+  it('warns from warnBefore repetitions before the stop, never on a single call, and not at all with false', () => {
+    const early = guardWith({ threshold: 5, warnBefore: 2 });
+    const warned = Array.from({ length: 4 }, () => early.check(tool('a')).warnings !== undefined);
+    expect(warned).toEqual([false, false, true, true]);
+    const single = guardWith({ threshold: 2, warnBefore: 5 });
+    expect(single.check(tool('a'))).toEqual({ stop: false });
+    const silent = guardWith({ warnBefore: false });
+    expect([silent.check(tool('a')), silent.check(tool('a'))]).toEqual([{ stop: false }, { stop: false }]);
+  });
+
+  it('warns only on steps with calls, and says so without "same result" when results differ', () => {
+    const guard = guardWith();
+    guard.check(tool('a', 1, { result: 1 }));
+    const warned = guard.check(tool('a', 1, { result: 2 }));
+    expect(warned.warnings?.[0]).toMatchObject({ message: expect.not.stringContaining('same result') as unknown, evidence: { identicalResults: false } });
+    expect(guard.check(text('thinking'))).toEqual({ stop: false });
+  });
+});

@@ -221,3 +221,46 @@ describe('stagnation options', () => {
     expect(createGuard({ stagnation: { window: 4 } }).summary().detectors.stagnation).toMatchObject({ window: 4, maxNew: 3 });
   });
 });
+
+describe('stagnation warnings', () => {
+  it('warns while a full window holds maxNew + warnBefore new steps, and stops at maxNew', () => {
+    const guard = guardWith({ window: 4, maxNew: 1 });
+    const steps = [grep('a', 'one'), grep('b', 'two'), grep('c', 'same'), grep('d', 'same'), grep('e', 'same'), grep('f', 'same')];
+    const verdicts = steps.map((step) => guard.check(step));
+    expect(verdicts.slice(0, 3).every((verdict) => verdict.warnings === undefined && !verdict.stop)).toBe(true);
+    expect(verdicts[3]?.warnings).toBeUndefined();
+    expect(verdicts[4]).toEqual({
+      stop: false,
+      warnings: [
+        {
+          code: 'LOOP_WARNING',
+          reason: 'stagnation',
+          detail:
+            'Only 2 of the last 4 steps with tool calls brought an answer not seen before in this run; the same answer came back 3 times: "same". 1 or fewer stop the run.',
+          message:
+            'Only 2 of the last 4 steps with tool calls brought you an answer you had not seen before; the same answer came back 3 times: "same". Searching the same way is not finding anything new: change your approach, or answer with what you have.',
+          evidence: {
+            window: 4,
+            maxNew: 1,
+            newOutcomes: 2,
+            calls: [
+              { tool: 'grep', argsPreview: '{"pattern":"b"}', count: 1 },
+              { tool: 'grep', argsPreview: '{"pattern":"c"}', count: 1 },
+              { tool: 'grep', argsPreview: '{"pattern":"d"}', count: 1 },
+            ],
+            answers: [
+              { shapePreview: 'same', count: 3 },
+              { shapePreview: 'two', count: 1 },
+            ],
+            callCount: 4,
+            distinctCalls: 4,
+            stepIndexes: [1, 2, 3, 4],
+          },
+        },
+      ],
+    });
+    expect(verdicts[5]).toMatchObject({ stop: true, code: 'STAGNATION' });
+    const silent = guardWith({ window: 4, maxNew: 1, warnBefore: false });
+    expect(steps.map((step) => silent.check(step).warnings)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+  });
+});

@@ -313,3 +313,103 @@ describe('text written to logs cannot forge lines', () => {
     expect(guard.check({})).toMatchObject({ code: 'A\\nB', detail: 'line\\r\\nnext' });
   });
 });
+
+describe('judgeCall', () => {
+  const search = call('search', { q: 'x' });
+
+  it('refuses the call that would complete a repeat, with a message for the model, and records nothing', () => {
+    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 3 } });
+    expect(guard.judgeCall(search)).toEqual({ block: false });
+    guard.check(calls(search));
+    expect(guard.judgeCall(search)).toEqual({ block: false });
+    guard.check(calls(search));
+    const refusal = guard.judgeCall({ ...search, result: 'ignored', error: 'ignored' });
+    expect(refusal).toEqual({
+      block: true,
+      reason: 'repeated-tool-call',
+      code: 'REPEATED_TOOL_CALL',
+      detail: 'The model called "search" 3 times in a row with the same arguments: search({"q":"x"}).',
+      message:
+        'Not run: this would be call number 3 in a row to search({"q":"x"}) with the same arguments. Use what the earlier calls returned, change the arguments, or try a different tool.',
+      evidence: { tool: 'search', argsPreview: '{"q":"x"}', count: 3, threshold: 3, stepIndexes: [0, 1, 2], identicalResults: true },
+    });
+    expect(guard.judgeCall(call('search', { q: 'y' }))).toEqual({ block: false });
+    expect(guard.summary()).toMatchObject({ steps: 2, toolCalls: 2, stops: 0 });
+  });
+
+  it('refuses the call that would complete a cycle', () => {
+    const guard = createGuard({ ...ALL_OFF, oscillation: { repeats: 2 } });
+    guard.check(tool('a'));
+    guard.check(tool('b'));
+    guard.check(tool('a'));
+    expect(guard.judgeCall(call('b', { id: 1 }))).toMatchObject({
+      block: true,
+      reason: 'oscillation',
+      code: 'OSCILLATION',
+      message: 'Not run: with this call you would have gone through the same 2 calls 2 times in a row: a({"id":1}) → b({"id":1}). Try a different approach, or answer with what you have.',
+      evidence: { period: 2, repeats: 2, threshold: 2 },
+    });
+    expect(guard.judgeCall(call('c', { id: 1 }))).toEqual({ block: false });
+  });
+
+  it('judges a call after the calls of its step that run before it, and only when it carries a loop further', () => {
+    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 3 } });
+    guard.check(calls(search));
+    expect(guard.judgeCall(search, [search])).toMatchObject({ block: true, evidence: { count: 3 } });
+    expect(guard.judgeCall(call('other'), [search, search])).toEqual({ block: false });
+    expect(guard.judgeCall(search, [search, search])).toMatchObject({ block: true, evidence: { count: 4 } });
+    expect(guard.judgeCall(search, 'not a list' as unknown as [])).toEqual({ block: false });
+  });
+
+  it('leaves to the run the detectors that need results, text or usage', () => {
+    const guard = createGuard({ maxSteps: 1, repeatedToolCall: { threshold: 2, requireIdenticalResults: true }, noProgress: { threshold: 2 } });
+    guard.check({ toolCalls: [search] });
+    expect(guard.judgeCall(search)).toEqual({ block: false });
+  });
+});
+
+describe('refused calls', () => {
+  const search = call('search', { q: 'x' });
+  const refused = { ...search, blocked: true };
+
+  it('are not part of the call sequence, and a second refusal the guard would make too stops the run', () => {
+    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 3, warnBefore: false } });
+    guard.check(calls(search));
+    guard.check(calls(search));
+    // Refused: the model was told; nothing stops yet.
+    expect(guard.check(calls(refused))).toEqual({ stop: false });
+    expect(guard.summary()).toMatchObject({ toolCalls: 2, detectors: { 'repeated-tool-call': { count: 2 } } });
+    expect(guard.history.at(-1)?.toolCalls).toEqual([{ name: 'search', args: { q: 'x' }, blocked: true }]);
+    // Asked for again and refused again: the model persisted.
+    const peeked = guard.peek(calls(refused));
+    expect(guard.check(calls(refused))).toEqual({
+      stop: true,
+      reason: 'repeated-tool-call',
+      code: 'REPEATED_TOOL_CALL',
+      detail: 'The model called "search" 3 times in a row with the same arguments: search({"q":"x"}).',
+      evidence: { tool: 'search', argsPreview: '{"q":"x"}', count: 3, threshold: 3, stepIndexes: [0, 1, 3], identicalResults: true },
+    });
+    expect(peeked).toEqual(guard.summary().lastVerdict);
+  });
+
+  it('do not count when the guard would not refuse them, or after the model changed course', () => {
+    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 3, warnBefore: false } });
+    guard.check(calls({ ...call('delete'), blocked: true }));
+    guard.check(calls(search));
+    guard.check(calls(search));
+    expect(guard.check(calls(refused))).toEqual({ stop: false });
+    expect(guard.check(calls(call('read', { path: 'notes' })))).toEqual({ stop: false });
+    // The repeat is broken: refusing the same call again now is not what the guard would do.
+    expect(guard.check(calls(refused))).toEqual({ stop: false });
+  });
+
+  it('survive a snapshot', () => {
+    const options = { ...ALL_OFF, repeatedToolCall: { threshold: 3, warnBefore: false } } as const;
+    const guard = createGuard(options);
+    guard.check(calls(search));
+    guard.check(calls(search));
+    guard.check(calls(refused));
+    const restored = createGuard(options, { snapshot: JSON.parse(JSON.stringify(guard.snapshot())) as unknown });
+    expect(restored.check(calls(refused))).toMatchObject({ stop: true, code: 'REPEATED_TOOL_CALL' });
+  });
+});

@@ -65,3 +65,19 @@ describe('explain on a verdict made by hand', () => {
     ]);
   });
 });
+
+describe('explain on what judgeCall said', () => {
+  it('says whether the call may run, and what the model is told instead', () => {
+    expect(explain({ block: false })).toBe('Allowed.');
+    expect(
+      explain({
+        block: true,
+        reason: 'repeated-tool-call',
+        code: 'REPEATED_TOOL_CALL',
+        detail: 'Three in a row.',
+        message: 'Not run:\nuse what you have.',
+        evidence: { tool: 'a', argsPreview: '{}', count: 3, threshold: 3, stepIndexes: [0, 1, 2], identicalResults: true },
+      }).split('\n'),
+    ).toEqual(['Blocked [REPEATED_TOOL_CALL] Three in a row.', 'Message: Not run:\\nuse what you have.']);
+  });
+});
