@@ -40,8 +40,9 @@ export { createGuard } from './guard/create-guard.js';
 export { DEFAULT_OPTIONS } from './options/default-options.js';
 export { explain } from './guard/explain.js';
 export { isFault } from './guard/is-fault.js';
+export { loopMessage, loopWarnings } from './guard/loop-message.js';
 export { runAgentLoop } from './adapters/run-agent-loop.js';
-export type { AbortSignalLike, AgentLoopResult, AgentLoopStep, RunAgentLoopOptions } from './adapters/run-agent-loop.js';
+export type { AbortSignalLike, AgentLoopContext, AgentLoopResult, AgentLoopStep, RunAgentLoopOptions } from './adapters/run-agent-loop.js';
 export { toGuardStep } from './adapters/to-guard-step.js';
 export type {
   AiSdkContentPartLike,
@@ -52,6 +53,15 @@ export type {
   AiSdkUsageLike,
   ToGuardStepOptions,
 } from './adapters/to-guard-step.js';
+export { toAgentSettings } from './adapters/to-agent-settings.js';
+export type {
+  AgentSettingsOptions,
+  AiSdkApprovalToolCall,
+  AiSdkNudgeMessage,
+  AiSdkPrepareStepInput,
+  CallRefusal,
+  GuardAgentSettings,
+} from './adapters/to-agent-settings.js';
 export { toStopWhen } from './adapters/to-stop-when.js';
 export type { GuardStopCondition, ToStopWhenOptions } from './adapters/to-stop-when.js';
 export { withGuard } from './adapters/with-guard.js';

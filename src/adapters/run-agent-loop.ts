@@ -1,7 +1,8 @@
 import { createGuard } from '../guard/create-guard.js';
 import { isFault } from '../guard/is-fault.js';
+import { loopMessage } from '../guard/loop-message.js';
 import { safeArray, safeRead } from '../guard/safe-read.js';
-import type { Guard, GuardStep, Verdict } from '../types.js';
+import type { CallVerdict, Guard, GuardStep, GuardToolCall, Verdict } from '../types.js';
 
 /** A step as `runAgentLoop` expects it: a {@link GuardStep}, optionally saying whether the agent is done. */
 export interface AgentLoopStep extends GuardStep {
@@ -17,13 +18,27 @@ export interface AbortSignalLike {
   readonly aborted: boolean;
 }
 
+/** What `runAgentLoop` tells a step before it runs: the guard's latest word, and a way to screen tool calls. */
+export interface AgentLoopContext {
+  /** The verdict on the previous step; `undefined` before the first. */
+  readonly previous: Verdict | undefined;
+  /** What to tell the model of a loop that is forming (see `loopMessage`), or `undefined`: add it to the prompt. */
+  readonly nudge: string | undefined;
+  /**
+   * Whether running a tool call would complete a loop (see `guard.judgeCall`): run the call only when it is not
+   * refused, and hand the model the refusal's message as the call's result otherwise, marking the call `blocked` in
+   * the step you return.
+   */
+  judgeCall(call: GuardToolCall, earlier?: readonly GuardToolCall[]): CallVerdict;
+}
+
 /** Options of {@link runAgentLoop}. */
 export interface RunAgentLoopOptions<Step extends AgentLoopStep = AgentLoopStep> {
   /**
    * Runs step number `index` (0-based, counted from the guard's first step): call the model, run its tools, report
    * what happened. Errors propagate.
    */
-  readonly step: (index: number) => Step | PromiseLike<Step>;
+  readonly step: (index: number, context: AgentLoopContext) => Step | PromiseLike<Step>;
   /** The guard that judges each step. @default createGuard() */
   readonly guard?: Guard | undefined;
   /** Checked before every step; once aborted, no further step starts. A running step is not interrupted. @default undefined */
@@ -67,7 +82,8 @@ export async function runAgentLoop<Step extends AgentLoopStep>(
   // A guard restored from a snapshot has seen steps already: numbering goes on from there.
   for (let index = guard.summary().steps; ; index++) {
     if (signal?.aborted === true) return { steps, verdict, completed: false, aborted: true };
-    const step = await runStep(index);
+    const previous = steps.length === 0 ? undefined : verdict;
+    const step = await runStep(index, { previous, nudge: loopMessage(previous), judgeCall: (call, earlier) => guard.judgeCall(call, earlier) });
     steps.push(step);
     verdict = guard.check(step);
     onVerdict?.(verdict, step, index);

@@ -25,11 +25,15 @@ export interface AiSdkToolResultLike {
   readonly preliminary?: boolean | undefined;
 }
 
-/** One content part of an AI SDK step. Only `tool-error` parts are read. */
+/** One content part of an AI SDK step. Only `tool-error` and `tool-approval-response` parts are read. */
 export interface AiSdkContentPartLike {
   readonly type: string;
   readonly toolCallId?: string | undefined;
   readonly error?: unknown;
+  /** Of a `tool-approval-response`: whether the call was allowed to run. */
+  readonly approved?: boolean | undefined;
+  /** Of a `tool-approval-response`: the call it answers. */
+  readonly toolCall?: { readonly toolCallId?: string | undefined } | undefined;
 }
 
 /** The token figures of an AI SDK step (`LanguageModelUsage`). */
@@ -73,7 +77,8 @@ export interface ToGuardStepOptions<Step extends AiSdkStepLike = AiSdkStepLike> 
  * Maps a Vercel AI SDK step onto a {@link GuardStep}.
  *
  * Every field is read explicitly because the SDK's steps keep most of them in getters (spreading a step loses them).
- * Results and `tool-error` parts are matched to their call by `toolCallId`; `usage` keeps its three token figures;
+ * Results and `tool-error` parts are matched to their call by `toolCallId`, and a call a tool approval refused is marked
+ * `blocked` (it never ran); `usage` keeps its three token figures;
  * `performance.stepTimeMs` becomes `durationMs`; `response.timestamp` becomes `timestamp`.
  * Unreadable or ill-typed fields are left out, never thrown on; numbers are passed on as they are and the guard
  * ignores the unusable ones. Errors thrown by `cost` propagate.
@@ -110,8 +115,12 @@ function readToolCalls(step: unknown): GuardToolCall[] | undefined {
     if (id !== undefined) results.set(id, hasField(result, 'output') ? safeRead(result, 'output') : safeRead(result, 'result'));
   }
   const errors = new Map<unknown, unknown>();
+  // Calls a tool approval refused: they never ran.
+  const denied = new Set<unknown>();
   for (const part of safeArray(safeRead(step, 'content'))) {
-    if (safeRead(part, 'type') !== 'tool-error') continue;
+    const type = safeRead(part, 'type');
+    if (type === 'tool-approval-response' && safeRead(part, 'approved') === false) denied.add(safeRead(safeRead(part, 'toolCall'), 'toolCallId'));
+    if (type !== 'tool-error') continue;
     const id = safeRead(part, 'toolCallId');
     // Stryker disable next-line ConditionalExpression: an entry under undefined is never looked up (calls without an id skip the lookup).
     if (id !== undefined) errors.set(id, safeRead(part, 'error'));
@@ -128,6 +137,7 @@ function readToolCalls(step: unknown): GuardToolCall[] | undefined {
     if (id !== undefined && results.has(id)) guardCall.result = results.get(id);
     const error = id !== undefined && errors.has(id) ? errors.get(id) : invalidCallError(call);
     if (error !== undefined) guardCall.error = error;
+    if (id !== undefined && denied.has(id)) guardCall.blocked = true;
     mapped.push(guardCall);
   }
   return mapped;

@@ -1,10 +1,15 @@
 import { createGuard } from '../guard/create-guard.js';
-import type { Guard, GuardStep, Verdict } from '../types.js';
+import type { CallVerdict, Guard, GuardStep, GuardToolCall, Verdict } from '../types.js';
+import { loopMessage } from '../guard/loop-message.js';
 
 /** The steps of a source, as long as the guard lets them through, plus the last verdict. */
 export interface GuardedSteps<Step extends GuardStep> extends AsyncIterable<Step> {
   /** The verdict on the latest step; `undefined` before the first one. */
   readonly verdict: Verdict | undefined;
+  /** What to tell the model of a loop that is forming (see `loopMessage`), from the latest verdict, or `undefined`. */
+  readonly nudge: string | undefined;
+  /** Whether running a tool call now would complete a loop (see `guard.judgeCall`), before the source runs it. */
+  judgeCall(call: GuardToolCall, earlier?: readonly GuardToolCall[]): CallVerdict;
 }
 
 /**
@@ -62,6 +67,10 @@ export function withGuard<Step extends GuardStep>(
     get verdict() {
       return verdict;
     },
+    get nudge() {
+      return loopMessage(verdict);
+    },
+    judgeCall: (call, earlier) => guard.judgeCall(call, earlier),
     [Symbol.asyncIterator]: guarded,
   };
 }

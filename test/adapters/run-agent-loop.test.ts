@@ -24,7 +24,7 @@ describe('runAgentLoop', () => {
     const result = await runAgentLoop({ step });
 
     expect(result).toEqual({ steps: script, verdict: { stop: false }, completed: true, aborted: false });
-    expect(step.mock.calls).toEqual([[0], [1], [2]]);
+    expect(step.mock.calls.map(([index]) => index)).toEqual([0, 1, 2]);
   });
 
   it('completes on a normal stop finish, which the guard reports as a non-fault stop', async () => {
@@ -171,5 +171,26 @@ describe('runAgentLoop with a restored guard', () => {
     });
     expect(indexes).toEqual([3]);
     expect(resumed.verdict).toMatchObject({ stop: true, code: 'REPEATED_TOOL_CALL', evidence: { count: 3, stepIndexes: [0, 1, 3] } });
+  });
+});
+
+describe('runAgentLoop steering', () => {
+  it('hands each step the previous verdict, the message for the model, and a way to screen calls', async () => {
+    const contexts: { previous: unknown; nudge: string | undefined; refused: boolean }[] = [];
+    const search = { name: 'search', args: { q: 'x' }, result: 'nothing' };
+    const result = await runAgentLoop({
+      guard: createGuard({ maxSteps: false }),
+      step: (index, context) => {
+        const refusal = context.judgeCall(search);
+        contexts.push({ previous: context.previous, nudge: context.nudge, refused: refusal.block });
+        if (refusal.block) return { text: 'Stopping the search.', finishReason: 'stop', toolCalls: [{ ...search, blocked: true }], done: index > 3 };
+        return { text: `Searching ${String(index)}.`, finishReason: 'tool-calls', toolCalls: [search] };
+      },
+    });
+    expect(contexts[0]).toEqual({ previous: undefined, nudge: undefined, refused: false });
+    expect(contexts[1]).toMatchObject({ previous: { stop: false }, nudge: undefined, refused: false });
+    expect(contexts[2]?.nudge).toContain('You have called search({"q":"x"}) 2 times in a row');
+    expect(contexts[2]?.refused).toBe(true);
+    expect(result.verdict).toMatchObject({ stop: true });
   });
 });

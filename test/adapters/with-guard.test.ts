@@ -171,3 +171,18 @@ describe('withGuard', () => {
     expect(guarded.verdict).toMatchObject({ stop: true, code: 'FINISH_TERMINAL' });
   });
 });
+
+describe('withGuard steering', () => {
+  it('offers the message for the model after a warning, and screens calls against the steps so far', async () => {
+    const guarded = withGuard([search('a'), search('a')], createGuard());
+    const nudges: (string | undefined)[] = [];
+    for await (const step of guarded) {
+      expect(step.toolCalls).toHaveLength(1);
+      nudges.push(guarded.nudge);
+    }
+    expect(nudges[0]).toBeUndefined();
+    expect(nudges[1]).toContain('2 times in a row');
+    expect(guarded.judgeCall({ name: 'search', args: { query: 'a' } })).toMatchObject({ block: true, code: 'REPEATED_TOOL_CALL' });
+    expect(guarded.judgeCall({ name: 'search', args: { query: 'b' } })).toEqual({ block: false });
+  });
+});

@@ -3,10 +3,10 @@
  * Every `@ts-expect-error` must really be an error, so the checks cannot pass vacuously.
  */
 import { generateText, isStepCount, streamText, tool, ToolLoopAgent } from 'ai';
-import type { LanguageModel, StepResult, StopCondition, ToolSet } from 'ai';
+import type { LanguageModel, PrepareStepFunction, StepResult, StopCondition, ToolApprovalConfiguration, ToolSet } from 'ai';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createGuard, toGuardStep, toStopWhen } from '../../src/index.js';
+import { createGuard, toAgentSettings, toGuardStep, toStopWhen } from '../../src/index.js';
 import type { GuardStep, StopVerdict } from '../../src/index.js';
 
 const tools = {
@@ -67,5 +67,39 @@ describe('toGuardStep', () => {
     toGuardStep({ text: 5 });
     // @ts-expect-error: tool calls are an array
     toGuardStep({ toolCalls: { toolName: 'search' } });
+  });
+});
+
+describe('toAgentSettings', () => {
+  it('gives a StopCondition, a PrepareStepFunction and a ToolApprovalConfiguration of the SDK', () => {
+    const settings = toAgentSettings();
+    expectTypeOf(settings.stopWhen).toExtend<StopCondition<Tools> | undefined>();
+    expectTypeOf(settings.prepareStep).toExtend<PrepareStepFunction<Tools> | undefined>();
+    expectTypeOf(settings.toolApproval).toExtend<ToolApprovalConfiguration<Tools, unknown> | undefined>();
+  });
+
+  it('spreads into generateText, streamText and ToolLoopAgent, and composes with a prepareStep of your own', () => {
+    const settings = toAgentSettings<StepResult<Tools>>({ maxSteps: 30 }, { onStop: (_verdict, steps) => expectTypeOf(steps).toEqualTypeOf<readonly StepResult<Tools>[]>() });
+    void generateText({ model, tools, prompt: 'p', ...settings });
+    streamText({ model, tools, prompt: 'p', ...settings });
+    new ToolLoopAgent({ model, tools, ...settings });
+    const guardPrepareStep = settings.prepareStep;
+    void generateText({
+      model,
+      tools,
+      prompt: 'p',
+      ...settings,
+      prepareStep: (input) => {
+        const mine = { messages: input.messages.slice(-10) };
+        return { ...mine, ...guardPrepareStep?.({ ...input, messages: mine.messages }) };
+      },
+    });
+  });
+
+  it('rejects what its callbacks cannot take', () => {
+    // @ts-expect-error: onBlock receives a refusal, not a string
+    toAgentSettings({}, { onBlock: (refusal: string) => refusal });
+    // @ts-expect-error: block is on or off
+    toAgentSettings({}, { block: 'yes' });
   });
 });

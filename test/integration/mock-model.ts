@@ -84,3 +84,16 @@ export function scriptedModel(turns: readonly ModelTurn[], repeat?: (callIndex: 
     doStream: () => Promise.resolve({ stream: convertArrayToReadableStream(streamParts(turnAt(streamCalls++))) }),
   });
 }
+
+/**
+ * A mock model that decides each turn from the prompt it is sent (and the number of the call), for both
+ * `generateText` and `streamText`: a model that reacts to what the guard tells it.
+ */
+export function reactiveModel(decide: (prompt: readonly unknown[], callIndex: number) => ModelTurn): MockLanguageModelV4 {
+  let generateCalls = 0;
+  let streamCalls = 0;
+  return new MockLanguageModelV4({
+    doGenerate: (options) => Promise.resolve(generateResult(decide(options.prompt, generateCalls++))),
+    doStream: (options) => Promise.resolve({ stream: convertArrayToReadableStream(streamParts(decide(options.prompt, streamCalls++))) }),
+  });
+}

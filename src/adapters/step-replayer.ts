@@ -1,0 +1,128 @@
+import { createGuard } from '../guard/create-guard.js';
+import { safeRead } from '../guard/safe-read.js';
+import type { Guard, GuardOptions, GuardSnapshot, Verdict } from '../types.js';
+import { toGuardStep, type AiSdkCostFunction, type AiSdkStepLike } from './to-guard-step.js';
+
+/** A replay in progress: the guard after the steps in `seen`, and the verdict it gave for each of them. */
+export interface Replay {
+  readonly guard: Guard;
+  readonly seen: unknown[];
+  readonly verdicts: Verdict[];
+  /** A check threw half-way through a step, so the guard no longer matches `seen`. */
+  broken: boolean;
+}
+
+/**
+ * Most steps one call checks that it has not seen before. The AI SDK adds one step between calls; a replay from scratch
+ * of a long run stays far below this. A hostile length (a sparse array of 2^32 - 1 slots) is refused loudly instead of
+ * costing hours, or being ignored.
+ */
+export const MAX_REPLAY_STEPS = 100_000;
+
+/** Replays AI SDK steps through guards, so hooks that are handed the steps can judge them from scratch, linearly. */
+export interface StepReplayer {
+  /**
+   * The guard that has seen exactly `given`, in order, and its verdict for each step: the kept replay when `given`
+   * still starts with the steps it saw (only new steps are checked), else one from scratch.
+   * @returns the replay, or `undefined` when `given` is not an array that can be read
+   * @throws TypeError past {@link MAX_REPLAY_STEPS} new steps; whatever a `cost` function or custom rule throws
+   */
+  replay(given: unknown): Replay | undefined;
+  /** The state after the last steps replayed (the starting state before any), to save. */
+  snapshot(): GuardSnapshot;
+}
+
+/**
+ * A replayer for one hook or set of hooks.
+ * @param optionsOrFactory - `GuardOptions` (the clock is frozen: a replay has no wall-clock time), or a factory
+ * @param options - `cost`, and `snapshot` to start from an earlier invocation's state (with `GuardOptions` only)
+ * @param caller - the function's name, for errors
+ * @throws TypeError from `createGuard` for invalid options or a refused snapshot, and for a snapshot with a factory
+ */
+export function createStepReplayer<Step extends AiSdkStepLike>(
+  optionsOrFactory: GuardOptions | (() => Guard) | undefined,
+  options: { readonly cost?: AiSdkCostFunction<Step> | undefined; readonly snapshot?: unknown },
+  caller: string,
+): StepReplayer {
+  const newGuard = guardFactory(optionsOrFactory, options.snapshot, caller);
+  const cost = options.cost;
+  const replays = new WeakMap<object, Replay>();
+  let latest: Replay | undefined;
+
+  return {
+    replay(given) {
+      const length = arrayLength(given);
+      if (length === undefined) return undefined;
+      // Each item is read at most once per call: the array may be a proxy whose items change or throw when read.
+      const read = (index: number): unknown => safeRead(given, String(index));
+      const kept = replays.get(given as object) ?? latest;
+      const replay = kept !== undefined && !kept.broken && sharesPrefix(kept.seen, read, length) ? kept : { guard: newGuard(), seen: [], verdicts: [], broken: false };
+      const unseen = length - replay.seen.length;
+      if (unseen > MAX_REPLAY_STEPS) {
+        throw new TypeError(
+          `agent-loopguard: ${caller} was given ${String(unseen)} steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`,
+        );
+      }
+      try {
+        for (let index = replay.seen.length; index < length; index++) {
+          const step = read(index);
+          replay.verdicts.push(replay.guard.check(toGuardStep(step as Step, { cost })));
+          replay.seen.push(step);
+        }
+      } catch (error) {
+        // A throwing `cost` or custom detector can leave the guard half-way through a step: never reuse it.
+        replay.broken = true;
+        latest = replay;
+        throw error;
+      }
+      replays.set(given as object, replay);
+      latest = replay;
+      return replay;
+    },
+    snapshot() {
+      if (latest?.broken === true) throw new Error(`agent-loopguard: the last replay of ${caller} threw, so there is no state to save.`);
+      return (latest?.guard ?? newGuard()).snapshot();
+    },
+  };
+}
+
+function guardFactory(optionsOrFactory: GuardOptions | (() => Guard) | undefined, snapshot: unknown, caller: string): () => Guard {
+  if (typeof optionsOrFactory === 'function') {
+    if (snapshot !== undefined) throw new TypeError(`agent-loopguard: ${caller} takes a snapshot with GuardOptions, not with a guard factory.`);
+    return () => {
+      // A factory may hand out a guard that has seen steps; a replay from scratch needs one that has not.
+      const guard = optionsOrFactory();
+      guard.reset();
+      return guard;
+    };
+  }
+  // Validates the options as given, then the snapshot, so a bad one throws its TypeError here rather than mid-run.
+  createGuard(optionsOrFactory);
+  // A replayed run has no wall-clock time of its own; durations come from the steps.
+  // Stryker disable next-line ArrowFunction: a clock reading undefined gives NaN elapsed time, which the guard reads as 0 too.
+  const frozen: GuardOptions = { ...optionsOrFactory, now: () => 0 };
+  createGuard(frozen, { snapshot });
+  return () => createGuard(frozen, { snapshot });
+}
+
+/** Whether the array read by `read` (of `length` items) starts with the objects in `seen` or is a prefix of them. */
+function sharesPrefix(seen: readonly unknown[], read: (index: number) => unknown, length: number): boolean {
+  const shared = Math.min(seen.length, length);
+  for (let index = 0; index < shared; index++) {
+    if (seen[index] !== read(index)) return false;
+  }
+  return true;
+}
+
+/** The length of an array, or `undefined` for anything else (and for an array proxy that throws when asked). */
+export function arrayLength(value: unknown): number | undefined {
+  try {
+    if (Array.isArray(value)) {
+      const length: unknown = (value as unknown[]).length;
+      if (typeof length === 'number') return length;
+    }
+  } catch {
+    // A revoked proxy, or a trap that throws.
+  }
+  return undefined;
+}

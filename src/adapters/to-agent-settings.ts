@@ -1,0 +1,141 @@
+import { loopMessage, loopWarnings } from '../guard/loop-message.js';
+import { safeRead } from '../guard/safe-read.js';
+import type { CallVerdict, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
+import { createStepReplayer, type Replay } from './step-replayer.js';
+import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';
+import { toStopWhenFrom, type GuardStopCondition } from './to-stop-when.js';
+
+/** A refusal `judgeCall` gave. */
+export type CallRefusal = Extract<CallVerdict, { readonly block: true }>;
+
+/** The message `prepareStep` adds for the model: a user message, which every provider accepts at the end of a prompt. */
+export interface AiSdkNudgeMessage {
+  readonly role: 'user';
+  readonly content: string;
+}
+
+/** The tool call the AI SDK asks `toolApproval` about. */
+export interface AiSdkApprovalToolCall {
+  readonly toolCallId?: string | undefined;
+  readonly toolName: string;
+  readonly input?: unknown;
+}
+
+/** Options of {@link toAgentSettings}. */
+export interface AgentSettingsOptions<Step extends AiSdkStepLike = AiSdkStepLike> {
+  /** Called with the stop verdict when `stopWhen` ends the run. @default undefined */
+  readonly onStop?: ((verdict: StopVerdict, steps: readonly Step[]) => void) | undefined;
+  /** Called with the loop warnings `prepareStep` passes on to the model, before the step. @default undefined */
+  readonly onWarning?: ((warnings: readonly LoopWarning[], steps: readonly Step[]) => void) | undefined;
+  /** Called when `toolApproval` refuses a call, with the refusal and the call. @default undefined */
+  readonly onBlock?: ((refusal: CallRefusal, toolCall: AiSdkApprovalToolCall) => void) | undefined;
+  /** Prices a step so `budget.maxCostUsd` can fire; see `toGuardStep`. @default undefined (no cost reported) */
+  readonly cost?: AiSdkCostFunction<Step> | undefined;
+  /** Where an earlier invocation left off (`settings.stopWhen.snapshot()`), with `GuardOptions` only. @default undefined */
+  readonly snapshot?: unknown;
+  /** Stop the run on a stop verdict (`stopWhen`); `false` leaves it out. @default true */
+  readonly stop?: boolean | undefined;
+  /** Refuse a call that would complete a loop, before it runs (`toolApproval`); `false` leaves it out. @default true */
+  readonly block?: boolean | undefined;
+  /** Tell the model of a loop that is forming, in the next prompt (`prepareStep`); `false` to stay silent. @default true */
+  readonly nudge?: boolean | undefined;
+}
+
+/** What `prepareStep` is given: the part the guard reads. */
+export interface AiSdkPrepareStepInput<Step extends AiSdkStepLike, Message> {
+  readonly steps: readonly Step[];
+  readonly messages: readonly Message[];
+}
+
+/** The settings to spread into `generateText`, `streamText` or `new ToolLoopAgent(...)`; a part switched off is absent. */
+export interface GuardAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike> {
+  /** Stops the run as `toStopWhen` does; `stopWhen.snapshot()` saves where it got to. */
+  readonly stopWhen?: GuardStopCondition<Step>;
+  /**
+   * Replays the steps so far and, when the latest verdict warns of a loop, adds a user message with the warnings'
+   * messages to the next model call (that call only). Returns `undefined` otherwise.
+   */
+  readonly prepareStep?: <Message>(input: AiSdkPrepareStepInput<Step, Message>) => { messages: (Message | AiSdkNudgeMessage)[] } | undefined;
+  /**
+   * Refuses, with the reason the model will read, a call that would complete a repeat or a cycle; `undefined` (no
+   * opinion) for every other call.
+   */
+  readonly toolApproval?: (input: { readonly toolCall: AiSdkApprovalToolCall; readonly messages: readonly unknown[] }) =>
+    | { readonly type: 'denied'; readonly reason: string }
+    | undefined;
+}
+
+/** The calls of one step judged so far, by id, and those allowed to run, in order. */
+interface StepJudgements {
+  readonly replay: Replay;
+  readonly answers: Map<unknown, CallVerdict>;
+  readonly allowed: GuardToolCall[];
+}
+
+/**
+ * Wires a guard into the three hooks of the Vercel AI SDK (v7) that steer a run: `prepareStep` tells the model of a
+ * loop that is forming, `toolApproval` refuses the call that would complete one (its `execute` never runs; the model
+ * reads why), and `stopWhen` stops the run on a stop verdict, as {@link toStopWhen} does. A model that asks again for a
+ * refused call is stopped.
+ *
+ * Every hook replays the steps the SDK hands it (`toolApproval` finds them through the prompt `prepareStep` saw), so
+ * answers depend only on the run's own steps, and runs of one agent never share state.
+ * @param optionsOrFactory - `GuardOptions`, or a function returning a new guard. @default {} (the defaults)
+ * @param options - callbacks, `cost`, `snapshot`, and `stop`, `block`, `nudge` to switch parts off
+ * @returns `{ stopWhen, prepareStep, toolApproval }`, each present unless switched off
+ * @throws TypeError from `createGuard` when the options are invalid or the snapshot is refused
+ */
+export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
+  optionsOrFactory?: GuardOptions | (() => Guard),
+  options?: AgentSettingsOptions<Step>,
+): GuardAgentSettings<Step> {
+  const replayer = createStepReplayer<Step>(optionsOrFactory, { cost: options?.cost, snapshot: options?.snapshot }, 'toAgentSettings');
+  const nudge = options?.nudge !== false;
+  const block = options?.block !== false;
+  const onWarning = options?.onWarning;
+  const onBlock = options?.onBlock;
+  // The prompts `prepareStep` saw and returned, to the replay of the steps before them: `toolApproval` is given only
+  // the prompt of its step.
+  const byPrompt = new WeakMap<object, StepJudgements>();
+  let latest: StepJudgements | undefined;
+
+  function prepareStep<Message>(input: AiSdkPrepareStepInput<Step, Message>): { messages: (Message | AiSdkNudgeMessage)[] } | undefined {
+    const steps = safeRead(input, 'steps');
+    const messages = safeRead(input, 'messages');
+    const replay = replayer.replay(steps);
+    if (replay === undefined) return undefined;
+    const judgements: StepJudgements = { replay, answers: new Map(), allowed: [] };
+    latest = judgements;
+    if (messages !== null && typeof messages === 'object') byPrompt.set(messages, judgements);
+    const last = replay.verdicts.at(-1);
+    const content = loopMessage(last);
+    if (!nudge || content === undefined || !Array.isArray(messages)) return undefined;
+    onWarning?.(loopWarnings(last), steps as readonly Step[]);
+    const next = [...(messages as Message[]), { role: 'user', content } as const];
+    byPrompt.set(next, judgements);
+    return { messages: next };
+  }
+
+  function toolApproval(input: { readonly toolCall: AiSdkApprovalToolCall; readonly messages: readonly unknown[] }): { readonly type: 'denied'; readonly reason: string } | undefined {
+    const prompt = safeRead(input, 'messages');
+    const judgements = (prompt !== null && typeof prompt === 'object' ? byPrompt.get(prompt) : undefined) ?? latest;
+    if (judgements === undefined || judgements.replay.broken) return undefined;
+    const toolCall = safeRead(input, 'toolCall') as AiSdkApprovalToolCall;
+    const id = safeRead(toolCall, 'toolCallId');
+    let verdict = id === undefined ? undefined : judgements.answers.get(id);
+    if (verdict === undefined) {
+      const call: GuardToolCall = { name: String(safeRead(toolCall, 'toolName')), args: safeRead(toolCall, 'input') };
+      verdict = judgements.replay.guard.judgeCall(call, judgements.allowed);
+      if (id !== undefined) judgements.answers.set(id, verdict);
+      if (verdict.block) onBlock?.(verdict, toolCall);
+      else judgements.allowed.push(call);
+    }
+    return verdict.block ? { type: 'denied', reason: verdict.message } : undefined;
+  }
+
+  const settings: { -readonly [Key in keyof GuardAgentSettings<Step>]: GuardAgentSettings<Step>[Key] } = {};
+  if (options?.stop !== false) settings.stopWhen = toStopWhenFrom(replayer, options?.onStop);
+  if (nudge || block) settings.prepareStep = prepareStep;
+  if (block) settings.toolApproval = toolApproval;
+  return settings;
+}
