@@ -29,7 +29,7 @@ export interface AgentLoopContext {
    * refused, and hand the model the refusal's message as the call's result otherwise, marking the call `blocked` in
    * the step you return.
    */
-  judgeCall(call: GuardToolCall, earlier?: readonly GuardToolCall[]): CallVerdict;
+  readonly judgeCall: (call: GuardToolCall, earlier?: readonly GuardToolCall[]) => CallVerdict;
 }
 
 /** Options of {@link runAgentLoop}. */

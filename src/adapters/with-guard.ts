@@ -9,7 +9,7 @@ export interface GuardedSteps<Step extends GuardStep> extends AsyncIterable<Step
   /** What to tell the model of a loop that is forming (see `loopMessage`), from the latest verdict, or `undefined`. */
   readonly nudge: string | undefined;
   /** Whether running a tool call now would complete a loop (see `guard.judgeCall`), before the source runs it. */
-  judgeCall(call: GuardToolCall, earlier?: readonly GuardToolCall[]): CallVerdict;
+  readonly judgeCall: (call: GuardToolCall, earlier?: readonly GuardToolCall[]) => CallVerdict;
 }
 
 /**
