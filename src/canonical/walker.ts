@@ -1,3 +1,4 @@
+import { type BuiltinKind, builtinKind } from './brand.js';
 import { jsonQuote } from './json-quote.js';
 import { memberLayout } from './member-layout.js';
 import { sortKeys } from './sort-keys.js';
@@ -16,6 +17,7 @@ const UNREADABLE: unique symbol = Symbol('unreadable');
 
 // Intrinsics captured once, so a value cannot redirect them by shadowing a method. They are always called with `.call`.
 /* eslint-disable @typescript-eslint/unbound-method */
+const getter = (target: object, key: PropertyKey): unknown => Object.getOwnPropertyDescriptor(target, key)?.get;
 const getPrototypeOf = Object.getPrototypeOf;
 const objectKeys = Object.keys;
 const hasOwn = Object.hasOwn;
@@ -25,7 +27,15 @@ const objectPrototype = Object.prototype;
 const arrayPrototype = Array.prototype;
 const dateGetTime = Date.prototype.getTime;
 const dateToISOString = Date.prototype.toISOString;
-const regExpToString = RegExp.prototype.toString;
+const regExpSource = getter(RegExp.prototype, 'source') as (this: RegExp) => string;
+const regExpFlags = getter(RegExp.prototype, 'flags') as (this: RegExp) => string;
+const arrayBufferByteLength = getter(ArrayBuffer.prototype, 'byteLength') as (this: object) => number;
+// Stryker disable next-line ConditionalExpression: without SharedArrayBuffer no object is of that kind, so the getter is never called.
+const sharedArrayBufferByteLength =
+  typeof SharedArrayBuffer === 'function' ? getter(SharedArrayBuffer.prototype as object, 'byteLength') : undefined;
+const dataViewBuffer = getter(DataView.prototype, 'buffer') as (this: DataView) => ArrayBuffer;
+const dataViewByteOffset = getter(DataView.prototype, 'byteOffset') as (this: DataView) => number;
+const dataViewByteLength = getter(DataView.prototype, 'byteLength') as (this: DataView) => number;
 const mapEntries = Map.prototype.entries;
 const setValues = Set.prototype.values;
 const numberValueOf = Number.prototype.valueOf;
@@ -33,11 +43,10 @@ const stringValueOf = String.prototype.valueOf;
 const booleanValueOf = Boolean.prototype.valueOf;
 const bigIntValueOf = BigInt.prototype.valueOf;
 const symbolValueOf = Symbol.prototype.valueOf;
-const symbolDescription = Object.getOwnPropertyDescriptor(Symbol.prototype, 'description')?.get as (
-  this: symbol,
+const symbolDescription = getter(Symbol.prototype, 'description') as (this: symbol) => string | undefined;
+const typedArrayTag = getter(getPrototypeOf(Uint8Array.prototype) as object, Symbol.toStringTag) as (
+  this: unknown,
 ) => string | undefined;
-const typedArrayTag = Object.getOwnPropertyDescriptor(getPrototypeOf(Uint8Array.prototype) as object, Symbol.toStringTag)
-  ?.get as (this: unknown) => string | undefined;
 /* eslint-enable @typescript-eslint/unbound-method */
 
 let unreadableCount = 0;
@@ -118,7 +127,7 @@ export class Walker {
         return this.writeList(value as ArrayLike<unknown>, depth);
       }
       // Stryker restore ConditionalExpression,LogicalOperator,BlockStatement
-      return this.writeOther(value, depth, allowToJSON);
+      return this.writeOther(value, prototype, depth, allowToJSON);
     } catch {
       return unreadable();
     }
@@ -156,12 +165,13 @@ export class Walker {
   }
 
   /** Everything but plain objects and plain arrays: the built-ins with their own forms, then `toJSON`, then properties. */
-  private writeOther(value: object, depth: number, allowToJSON: boolean): string {
+  private writeOther(value: object, prototype: unknown, depth: number, allowToJSON: boolean): string {
     if (isArray(value)) return this.writeList(value, depth);
-    if (value instanceof Date) {
+    const kind = builtinKind(value, prototype);
+    if (kind === 'Date') {
       return Number.isNaN(dateGetTime.call(value)) ? 'Date(Invalid)' : 'Date("' + dateToISOString.call(value) + '")';
     }
-    if (value instanceof Error) return 'Error' + this.writeProperties(value, errorKeys(value), depth);
+    if (kind === 'Error') return 'Error' + this.writeProperties(value, errorKeys(value), depth);
     if (allowToJSON) {
       const toJSON: unknown = (value as { toJSON?: unknown }).toJSON;
       if (typeof toJSON === 'function') {
@@ -173,21 +183,43 @@ export class Walker {
         }
       }
     }
-    if (value instanceof Map) return 'Map' + this.writeEntries(value, depth);
-    if (value instanceof Set) return 'Set' + this.writeMembers(value, depth);
-    if (value instanceof RegExp) return 'RegExp(' + jsonQuote(regExpToString.call(value)) + ')';
+    if (kind !== undefined) return this.writeBuiltin(value, kind, depth);
     if (isView(value)) {
       const tag = typedArrayTag.call(value);
       if (tag !== undefined) return tag + this.writeList(value as unknown as ArrayLike<unknown>, depth);
-      return 'DataView' + this.writeList(new Uint8Array(value.buffer, value.byteOffset, value.byteLength), depth);
+      const view = value as DataView;
+      const bytes = new Uint8Array(dataViewBuffer.call(view), dataViewByteOffset.call(view), dataViewByteLength.call(view));
+      return 'DataView' + this.writeList(bytes, depth);
     }
-    if (value instanceof ArrayBuffer) return 'ArrayBuffer' + this.writeList(new Uint8Array(value), depth);
-    if (value instanceof Number) return String(numberValueOf.call(value));
-    if (value instanceof String) return jsonQuote(stringValueOf.call(value));
-    if (value instanceof Boolean) return booleanValueOf.call(value) ? 'true' : 'false';
-    if (value instanceof BigInt) return bigIntValueOf.call(value).toString() + 'n';
-    if (value instanceof Symbol) return writeSymbol(symbolValueOf.call(value));
     return this.writeProperties(value, objectKeys(value), depth);
+  }
+
+  /** A built-in that `toJSON` does not take precedence over; each intrinsic used throws for an object posing as one. */
+  private writeBuiltin(value: object, kind: BuiltinKind, depth: number): string {
+    switch (kind) {
+      case 'Map':
+        return 'Map' + this.writeEntries(value as Map<unknown, unknown>, depth);
+      case 'Set':
+        return 'Set' + this.writeMembers(value as Set<unknown>, depth);
+      case 'RegExp':
+        return 'RegExp(' + jsonQuote(writeRegExp(value as RegExp)) + ')';
+      case 'ArrayBuffer':
+        arrayBufferByteLength.call(value);
+        return 'ArrayBuffer' + this.writeList(new Uint8Array(value as ArrayBuffer), depth);
+      case 'SharedArrayBuffer':
+        (sharedArrayBufferByteLength as (this: object) => number).call(value);
+        return 'SharedArrayBuffer' + this.writeList(new Uint8Array(value as SharedArrayBuffer), depth);
+      case 'Number':
+        return String(numberValueOf.call(value));
+      case 'String':
+        return jsonQuote(stringValueOf.call(value));
+      case 'Boolean':
+        return booleanValueOf.call(value) ? 'true' : 'false';
+      case 'BigInt':
+        return bigIntValueOf.call(value).toString() + 'n';
+      default:
+        return writeSymbol(symbolValueOf.call(value));
+    }
   }
 
   private writeEntries(map: Map<unknown, unknown>, depth: number): string {
@@ -236,6 +268,14 @@ function writeSymbol(value: symbol): string {
   return description === undefined ? 'Symbol()' : 'Symbol(' + jsonQuote(description) + ')';
 }
 
+/**
+ * As `RegExp.prototype.toString` writes a regular expression, but reading the source through its getter, which throws
+ * for anything but a regular expression (`RegExp.prototype` itself, the one exception, has no tag to be taken for one).
+ */
+function writeRegExp(value: RegExp): string {
+  return '/' + regExpSource.call(value) + '/' + regExpFlags.call(value);
+}
+
 function writeFunction(value: unknown): string {
   const name = readProperty(value, 'name');
   if (name === UNREADABLE) return unreadable();
@@ -255,7 +295,7 @@ function readProperty(target: unknown, key: string | number): unknown {
   }
 }
 
-function errorKeys(error: Error): string[] {
+function errorKeys(error: object): string[] {
   const keys = objectKeys(error);
   if (!keys.includes('name')) keys.push('name');
   if (!keys.includes('message')) keys.push('message');
