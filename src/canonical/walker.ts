@@ -2,6 +2,7 @@ import { type BuiltinKind, builtinKind } from './brand.js';
 import { jsonQuote } from './json-quote.js';
 import { memberLayout } from './member-layout.js';
 import { sortKeys } from './sort-keys.js';
+import { unreadablePlaceholder } from './unreadable.js';
 
 /** Containers at this depth or deeper (the root is depth 0) are written as {@link MAX_DEPTH_MARKER}. */
 export const MAX_DEPTH = 64;
@@ -49,8 +50,6 @@ const typedArrayTag = getter(getPrototypeOf(Uint8Array.prototype) as object, Sym
 ) => string | undefined;
 /* eslint-enable @typescript-eslint/unbound-method */
 
-let unreadableCount = 0;
-
 /**
  * One walk over one value: the value budget left, whether the walk was cut, and the objects on the current path. Each
  * walk has its own, so a getter or `toJSON` that starts another walk mid-way cannot disturb this one.
@@ -90,7 +89,7 @@ export class Walker {
       case 'bigint':
         return value.toString() + 'n';
       case 'symbol':
-        return value === UNREADABLE ? unreadable() : writeSymbol(value);
+        return value === UNREADABLE ? unreadablePlaceholder() : writeSymbol(value);
       case 'function':
         return writeFunction(value);
       default:
@@ -129,7 +128,7 @@ export class Walker {
       // Stryker restore ConditionalExpression,LogicalOperator,BlockStatement
       return this.writeOther(value, prototype, depth, allowToJSON);
     } catch {
-      return unreadable();
+      return unreadablePlaceholder();
     }
   }
 
@@ -278,14 +277,10 @@ function writeRegExp(value: RegExp): string {
 
 function writeFunction(value: unknown): string {
   const name = readProperty(value, 'name');
-  if (name === UNREADABLE) return unreadable();
+  if (name === UNREADABLE) return unreadablePlaceholder();
   return 'Function(' + jsonQuote(typeof name === 'string' ? name : '') + ')';
 }
 
-function unreadable(): string {
-  unreadableCount++;
-  return '[Unreadable:' + String(unreadableCount) + ']';
-}
 
 function readProperty(target: unknown, key: string | number): unknown {
   try {
