@@ -1,6 +1,16 @@
+import { DEFAULT_LIMITS, LONG_STRING_LENGTH } from './limits.js';
+import { PUBLIC_SEEDS } from './murmur-hash.js';
 import { Walker } from './walker.js';
 
-export { MAX_DEPTH, MAX_DEPTH_MARKER, MAX_VALUES, TRUNCATED_MARKER } from './walker.js';
+export {
+  MAX_BIGINT_BITS,
+  MAX_CHARACTERS,
+  MAX_DEPTH,
+  MAX_DEPTH_MARKER,
+  MAX_VALUES,
+  LONG_STRING_LENGTH,
+  TRUNCATED_MARKER,
+} from './limits.js';
 
 /**
  * Deterministic text form of any value, the basis of every equality check the guard makes. Equal values give equal
@@ -11,6 +21,9 @@ export { MAX_DEPTH, MAX_DEPTH_MARKER, MAX_VALUES, TRUNCATED_MARKER } from './wal
  * - JSON-compatible values are written exactly as compact `JSON.stringify` output with object keys sorted by UTF-16
  *   code unit order: `canonicalize({ b: 1, a: 'x' })` is `{"a":"x","b":1}`. Strings (values and keys) are escaped
  *   exactly as `JSON.stringify` escapes them, lone surrogates included.
+ * - A string longer than 1,048,576 (2^20) UTF-16 code units, wherever it appears (a value, a key, a description, a
+ *   name), is written as the token `#s<length>:<hash>` instead: its length, and the 28-hex-digit hash of its raw text
+ *   (`hashString`). Such a string is never escaped, so the work stays linear in its length.
  * - Objects: own enumerable string keys, sorted; properties whose value is `undefined` are left out; symbol keys and
  *   non-enumerable properties are ignored. Keys named `__proto__`, `constructor` or `prototype` are ordinary data.
  *   Objects without a prototype and class instances are written the same way (the class is not recorded).
@@ -18,11 +31,18 @@ export { MAX_DEPTH, MAX_DEPTH_MARKER, MAX_VALUES, TRUNCATED_MARKER } from './wal
  *   `undefined`, distinct from `null`. Non-index properties of an array, and any `toJSON` on it, are ignored.
  * - Numbers are written as JSON writes them, so `-0` is `0`. `NaN`, `Infinity` and `-Infinity` are bare tokens, and a
  *   bigint is its digits followed by `n` (`10n`), so none of them equals a string, number or `null` that prints alike.
+ *   A bigint of more than 65,536 bits is the token `#n<bits>:<hash>` instead: its bit length, and the hash of its
+ *   hexadecimal digits (sign included), converted in linear time.
  * - A function is `Function("<name>")` and a symbol `Symbol("<description>")` (`Symbol()` without one), wherever they
  *   appear, object properties included.
+ * - Built-ins are recognised by their internal slots, not by `instanceof`, so those made in another realm (`node:vm`,
+ *   an iframe, a test environment) are written like local ones. An object posing as one (a prototype or a
+ *   `Symbol.toStringTag` that claims a kind its slots do not back) is unreadable, as below.
  * - A `Date` is `Date("<ISO string>")`, an invalid one `Date(Invalid)`.
  * - An `Error` (AI SDK errors included) is `Error{...}` holding its `name`, its `message`, its own `cause` if it has
- *   one, and its own enumerable properties, keys sorted as for objects; the stack and any `toJSON` are ignored.
+ *   one, and its own enumerable properties, keys sorted as for objects; the stack and any `toJSON` are ignored. An error
+ *   is recognised by `Error.isError` where the engine has it; elsewhere (Node 18 to 22) by its internal tag, which an
+ *   error that carries its own `Symbol.toStringTag` hides: such an error is written as a plain object.
  * - Any other object with a `toJSON` method (`URL`, Node's `Buffer`, ...) is replaced by what `toJSON('')` returns,
  *   written by these rules except that its own `toJSON` is not called again; a `toJSON` returning its own object gives
  *   that object's properties. `toJSON` is only looked for on objects, and a property whose `toJSON` returns
@@ -31,21 +51,27 @@ export { MAX_DEPTH, MAX_DEPTH_MARKER, MAX_VALUES, TRUNCATED_MARKER } from './wal
  *   by their text, so insertion order does not matter and neither equals `{}` or `[]`. A `Map` entry whose value is
  *   `undefined` is kept.
  * - A `RegExp` is `RegExp("/<source>/<flags>")`. A typed array is its type then its elements (`Uint8Array[1,2]`,
- *   `BigInt64Array[1n]`); a `DataView` (`DataView[...]`) and an `ArrayBuffer` (`ArrayBuffer[...]`) list their bytes.
- *   Boxed primitives are unwrapped (`Object(1)` is `1`, `Object(10n)` is `10n`). Other built-ins (`WeakMap`,
- *   `Promise`, `SharedArrayBuffer`, ...) are written as plain objects.
+ *   `BigInt64Array[1n]`); a `DataView` (`DataView[...]`), an `ArrayBuffer` (`ArrayBuffer[...]`) and a
+ *   `SharedArrayBuffer` (`SharedArrayBuffer[...]`) list their bytes. Boxed primitives are unwrapped (`Object(1)` is
+ *   `1`, `Object(10n)` is `10n`). Other built-ins (`WeakMap`, `Promise`, ...) are written as plain objects.
  * - A reference back to an object on the current path is `[Circular:<depth>]`, the depth of that ancestor (the root is
- *   0). An object met twice without a cycle is written in full both times.
+ *   0). An object met twice without a cycle is written in full both times (a form already written may be reused, with
+ *   the same text; getters and `toJSON` of an object met again are then not called again).
  * - An object (anything but a primitive or a function) at depth 64 or deeper is `[MaxDepth]`, so at most 64 levels of
  *   nesting are written.
  * - At most 200,000 values are written: the root, every array element, property value, `Map` key and value, `Set`
- *   member, typed array element and byte counts one. The next value becomes `[Truncated]` and nothing follows it, not
- *   even closing brackets, so two huge values that agree up to the cut have the same form. (`Map` and `Set` entries
- *   are visited in insertion order up to the cut; the unfinished one is written last.)
+ *   member, typed array element and byte counts one. At most 16,777,216 (2^24) characters of text are read: every
+ *   string value, property name written, symbol description, function name and regular expression counts its length
+ *   (a string written as a token counts 2^20), a bigint its decimal digits (a token counts 16,384). The value or
+ *   property name that would pass either budget becomes `[Truncated]` and nothing follows it, not even closing
+ *   brackets, so two huge values that agree up to the cut have the same form. (`Map` and `Set` entries are visited in
+ *   insertion order up to the cut; the unfinished one is written last.)
  * - A value whose reading throws (a throwing getter, a revoked proxy, a proxy trap or `toJSON` that throws) becomes
- *   `[Unreadable:<n>]` with a process-wide counter `n`, so it never equals anything, not even itself read again. A
- *   form too long for the engine's strings makes the object being written unreadable the same way.
- * - No form starts with `#`.
+ *   `[Unreadable:<n>]` with a counter `n` shared by every copy of this library in the process (its ESM and CJS builds
+ *   included, through a `globalThis` property under `Symbol.for('agent-loopguard.unreadable')`), so it never equals
+ *   anything, not even itself read again.
+ * - A form starts with `#` only when it is a token (`#s` or `#n`), never with `#` and a digit, so a form never equals
+ *   a hashed comparison key (`#<length>:<hash>`).
  *
  * @example
  * ```ts
@@ -58,5 +84,5 @@ export { MAX_DEPTH, MAX_DEPTH_MARKER, MAX_VALUES, TRUNCATED_MARKER } from './wal
  * @returns the canonical form
  */
 export function canonicalize(value: unknown): string {
-  return new Walker().write(value);
+  return new Walker(DEFAULT_LIMITS, PUBLIC_SEEDS).read(value, LONG_STRING_LENGTH);
 }

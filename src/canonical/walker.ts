@@ -1,17 +1,13 @@
+/* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
+   Indices stay below the arrays' lengths. The strict config forbids `!`; a cast says it. */
 import { type BuiltinKind, builtinKind } from './brand.js';
 import { jsonQuote } from './json-quote.js';
+import { type ReadLimits, MAX_DEPTH_MARKER, TRUNCATED_MARKER } from './limits.js';
 import { memberLayout } from './member-layout.js';
+import type { LaneSeeds } from './murmur-hash.js';
 import { sortKeys } from './sort-keys.js';
+import { RecentTokens, bigIntBound, bigIntToken, stringToken } from './tokens.js';
 import { unreadablePlaceholder } from './unreadable.js';
-
-/** Containers at this depth or deeper (the root is depth 0) are written as {@link MAX_DEPTH_MARKER}. */
-export const MAX_DEPTH = 64;
-/** At most this many values are written; the next one becomes {@link TRUNCATED_MARKER} and the form ends there. */
-export const MAX_VALUES = 200_000;
-/** Stands for a container nested too deeply. */
-export const MAX_DEPTH_MARKER = '[MaxDepth]';
-/** Ends a form whose input holds more than {@link MAX_VALUES} values. */
-export const TRUNCATED_MARKER = '[Truncated]';
 
 // Stands for a value whose reading threw until it is written; never leaves this module.
 const UNREADABLE: unique symbol = Symbol('unreadable');
@@ -50,35 +46,150 @@ const typedArrayTag = getter(getPrototypeOf(Uint8Array.prototype) as object, Sym
 ) => string | undefined;
 /* eslint-enable @typescript-eslint/unbound-method */
 
+/** A form written before, with what writing it cost, so writing it again can spend the same. */
+interface Remembered {
+  readonly form: string;
+  readonly values: number;
+  readonly characters: number;
+  /** How many levels below the object its deepest container sits. */
+  readonly height: number;
+}
+
+// Objects whose form cost less than this are written again rather than remembered: remembering costs more.
+const REMEMBER_FROM_VALUES = 16;
+const REMEMBER_FROM_CHARACTERS = 1024;
+
 /**
- * One walk over one value: the value budget left, whether the walk was cut, and the objects on the current path. Each
- * walk has its own, so a getter or `toJSON` that starts another walk mid-way cannot disturb this one.
+ * Reads values into canonical forms (see `canonicalize` for the rules) against one budget: each read may spend up to
+ * the per-value limits, and all reads together up to the step limits. The state of a read (what is left of the budget,
+ * whether it was cut, the objects on the current path) lives here, so a getter or `toJSON` that starts another read
+ * mid-way, on its own walker, cannot disturb this one.
+ *
+ * An object met again by the same walker is written from memory instead of walked again, spending the budget its first
+ * walk spent, where that gives exactly the form a new walk would: only forms without a cycle marker, a depth cut, a
+ * truncation or an unreadable value are remembered (they do not depend on where the object sits), only where the
+ * budget left covers them, and only where the depth left leaves their deepest container uncut. Values are taken not to
+ * change while a walker reads them: getters and `toJSON` of a remembered object are not called again.
  */
 export class Walker {
-  private remaining = MAX_VALUES - 1;
+  private readonly limits: ReadLimits;
+  private readonly seeds: LaneSeeds;
+  private stepValues: number;
+  private stepCharacters: number;
+  private values = 0;
+  private characters = 0;
   private cut = false;
+  private tokenFrom = 0;
+  /** Marks written that tie a form to its place: cycles, depth cuts, unreadable values. */
+  private marks = 0;
+  private deepest = 0;
   private readonly ancestors: object[] = [];
+  private memo: Map<object, Remembered> | undefined;
+  private readonly memos = new Map<number, Map<object, Remembered>>();
+  private readonly recentTokens = new RecentTokens();
+  /** How many reads were cut short by a budget. */
+  truncatedReads = 0;
 
   /**
-   * Writes a value's canonical form (see `canonicalize` for the rules). Never throws.
-   * @param value - anything
-   * @returns the canonical form
+   * @param limits - the cut-offs
+   * @param seeds - the lane seeds of the hash in tokens
    */
-  write(value: unknown): string {
-    if (typeof value !== 'object' || value === null) return this.writePrimitive(value);
+  constructor(limits: ReadLimits, seeds: LaneSeeds) {
+    this.limits = limits;
+    this.seeds = seeds;
+    this.stepValues = limits.stepValues;
+    this.stepCharacters = limits.stepCharacters;
+  }
+
+  /** Whether the reads so far have spent the step's whole budget of values or of characters. */
+  get stepBudgetSpent(): boolean {
+    return this.stepValues === 0 || this.stepCharacters === 0;
+  }
+
+  /**
+   * Writes one value's form, spending from the step's budget. Never throws.
+   * @param value - anything
+   * @param tokenFrom - strings longer than this are written as tokens
+   * @returns the form
+   */
+  read(value: unknown, tokenFrom: number): string {
+    this.start(tokenFrom);
+    const values = this.values;
+    const characters = this.characters;
+    let form: string;
     try {
-      // Never throws: writeObject turns any failure inside it into a placeholder.
-      return this.writeObject(value, 0, true);
+      form = this.writeCounted(value, 0);
+    } catch {
+      // Nothing in a read is known to throw; this is the last line that keeps a read from ever doing so.
+      form = this.unreadable();
     } finally {
       // Let go of the value, so a walker kept for later reads does not keep it alive.
       this.ancestors.length = 0;
     }
+    this.stepValues -= values - this.values;
+    this.stepCharacters -= characters - this.characters;
+    if (this.cut) this.truncatedReads++;
+    return form;
+  }
+
+  /** Sets up a read: its budget, the smaller of the per-value limits and what the step has left. */
+  private start(tokenFrom: number): void {
+    this.values = Math.min(this.limits.maxValues, this.stepValues);
+    this.characters = Math.min(this.limits.maxCharacters, this.stepCharacters);
+    this.cut = false;
+    this.tokenFrom = tokenFrom;
+    this.memo = this.memos.get(tokenFrom);
+  }
+
+  /**
+   * Writes a string as it appears in forms of this read: quoted, or as a token when longer than the read allows.
+   * Spends nothing.
+   * @param text - the string
+   * @returns its form
+   */
+  quote(text: string): string {
+    if (text.length <= this.tokenFrom) return jsonQuote(text);
+    let token = this.recentTokens.find(text);
+    if (token === undefined) {
+      token = stringToken(text, this.seeds);
+      this.recentTokens.remember(text, token);
+    }
+    return token;
+  }
+
+  private unreadable(): string {
+    this.marks++;
+    return unreadablePlaceholder();
+  }
+
+  /** Ends the read: the value about to be written is replaced by the marker, and nothing follows it. */
+  private truncate(): string {
+    this.cut = true;
+    return TRUNCATED_MARKER;
+  }
+
+  /** Spends the characters of a text, or cuts the read when they are not left. */
+  private afford(length: number): boolean {
+    const cost = Math.min(length, this.limits.longStringLength);
+    if (cost > this.characters) {
+      this.cut = true;
+      return false;
+    }
+    this.characters -= cost;
+    return true;
+  }
+
+  /** Writes one counted value: the place where the value budget is spent. */
+  private writeCounted(value: unknown, depth: number): string {
+    if (this.values === 0) return this.truncate();
+    this.values--;
+    return typeof value === 'object' && value !== null ? this.writeObject(value, depth, true) : this.writePrimitive(value);
   }
 
   private writePrimitive(value: unknown): string {
     switch (typeof value) {
       case 'string':
-        return jsonQuote(value);
+        return this.writeString(value);
       case 'number':
         // As JSON writes finite numbers (-0 as 0), and NaN, Infinity, -Infinity by name.
         return String(value);
@@ -87,49 +198,123 @@ export class Walker {
       case 'undefined':
         return 'undefined';
       case 'bigint':
-        return value.toString() + 'n';
+        return this.writeBigInt(value);
       case 'symbol':
-        return value === UNREADABLE ? unreadablePlaceholder() : writeSymbol(value);
+        return value === UNREADABLE ? this.unreadable() : this.writeSymbol(value);
       case 'function':
-        return writeFunction(value);
+        return this.writeFunction(value);
       default:
         return 'null';
     }
   }
 
-  /** Writes one counted value: the place where the value budget is spent. */
-  private writeCounted(value: unknown, depth: number): string {
-    if (this.remaining === 0) {
-      this.cut = true;
-      return TRUNCATED_MARKER;
+  private writeString(text: string): string {
+    return this.afford(text.length) ? this.quote(text) : TRUNCATED_MARKER;
+  }
+
+  private writeBigInt(value: bigint): string {
+    const bound = bigIntBound(this.limits.maxBigIntBits);
+    if (value < bound && value > -bound) {
+      const digits = value.toString();
+      return this.afford(digits.length) ? digits + 'n' : TRUNCATED_MARKER;
     }
-    this.remaining--;
-    return typeof value === 'object' && value !== null ? this.writeObject(value, depth, true) : this.writePrimitive(value);
+    // Costs as much as its decimal digits at the limit would: converting and hashing it is linear in its length.
+    if (!this.afford(this.limits.maxBigIntBits / 4)) return TRUNCATED_MARKER;
+    let token = this.recentTokens.find(value);
+    if (token === undefined) {
+      token = bigIntToken(value, this.seeds);
+      this.recentTokens.remember(value, token);
+    }
+    return token;
+  }
+
+  private writeSymbol(value: symbol): string {
+    const description = symbolDescription.call(value);
+    if (description === undefined) return 'Symbol()';
+    return this.afford(description.length) ? 'Symbol(' + this.quote(description) + ')' : TRUNCATED_MARKER;
+  }
+
+  private writeFunction(value: unknown): string {
+    const name = readProperty(value, 'name');
+    if (name === UNREADABLE) return this.unreadable();
+    const text = typeof name === 'string' ? name : '';
+    return this.afford(text.length) ? 'Function(' + this.quote(text) + ')' : TRUNCATED_MARKER;
   }
 
   private writeObject(value: object, depth: number, allowToJSON: boolean): string {
-    if (depth >= MAX_DEPTH) return MAX_DEPTH_MARKER;
+    const maxDepth = this.limits.maxDepth;
+    if (depth >= maxDepth) {
+      this.marks++;
+      return MAX_DEPTH_MARKER;
+    }
     const ancestors = this.ancestors;
     for (let index = 0; index < depth; index++) {
-      if (ancestors[index] === value) return '[Circular:' + String(index) + ']';
+      if (ancestors[index] === value) {
+        this.marks++;
+        return '[Circular:' + String(index) + ']';
+      }
+    }
+    const memo = this.memo;
+    if (memo !== undefined && allowToJSON) {
+      const remembered = memo.get(value);
+      if (remembered !== undefined && this.fits(remembered, depth)) return remembered.form;
     }
     ancestors[depth] = value;
+    const values = this.values;
+    const characters = this.characters;
+    const marks = this.marks;
+    const outerDeepest = this.deepest;
+    this.deepest = depth;
+    let form: string;
     try {
-      const prototype: unknown = getPrototypeOf(value);
-      // Stryker disable ConditionalExpression,LogicalOperator,BlockStatement: fast paths for plain objects and arrays;
-      // writeOther writes both to the same text, only slower.
-      if (prototype === objectPrototype || prototype === null) {
-        if (!allowToJSON || typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
-          return this.writeProperties(value, objectKeys(value), depth);
-        }
-      } else if (prototype === arrayPrototype) {
-        return this.writeList(value as ArrayLike<unknown>, depth);
-      }
-      // Stryker restore ConditionalExpression,LogicalOperator,BlockStatement
-      return this.writeOther(value, prototype, depth, allowToJSON);
+      form = this.writeContents(value, depth, allowToJSON);
     } catch {
-      return unreadablePlaceholder();
+      form = this.unreadable();
     }
+    if (!this.cut && this.marks === marks && allowToJSON) {
+      this.remember(value, { form, values: values - this.values, characters: characters - this.characters, height: this.deepest - depth });
+    }
+    if (outerDeepest > this.deepest) this.deepest = outerDeepest;
+    return form;
+  }
+
+  /** Whether a remembered form is what a new walk here would write; if so, spends what that walk would spend. */
+  private fits(remembered: Remembered, depth: number): boolean {
+    const deepest = depth + remembered.height;
+    if (deepest >= this.limits.maxDepth || remembered.values > this.values || remembered.characters > this.characters) {
+      return false;
+    }
+    this.values -= remembered.values;
+    this.characters -= remembered.characters;
+    if (deepest > this.deepest) this.deepest = deepest;
+    return true;
+  }
+
+  private remember(value: object, remembered: Remembered): void {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: which forms are remembered only changes speed; a remembered form is the form.
+    if (remembered.values < REMEMBER_FROM_VALUES && remembered.characters < REMEMBER_FROM_CHARACTERS) return;
+    let memo = this.memo;
+    if (memo === undefined) {
+      memo = new Map();
+      this.memos.set(this.tokenFrom, memo);
+      this.memo = memo;
+    }
+    memo.set(value, remembered);
+  }
+
+  private writeContents(value: object, depth: number, allowToJSON: boolean): string {
+    const prototype: unknown = getPrototypeOf(value);
+    // Stryker disable ConditionalExpression,LogicalOperator,BlockStatement: fast paths for plain objects and arrays;
+    // writeOther writes both to the same text, only slower.
+    if (prototype === objectPrototype || prototype === null) {
+      if (!allowToJSON || typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+        return this.writeProperties(value, objectKeys(value), depth);
+      }
+    } else if (prototype === arrayPrototype) {
+      return this.writeList(value as ArrayLike<unknown>, depth);
+    }
+    // Stryker restore ConditionalExpression,LogicalOperator,BlockStatement
+    return this.writeOther(value, prototype, depth, allowToJSON);
   }
 
   /** The one property loop: members in the order the layout gives, each prefixed with its quoted key. */
@@ -141,11 +326,12 @@ export class Walker {
     let out = '{';
     let separator = '';
     for (let index = 0; index < sortedKeys.length; index++) {
-      // eslint-disable-next-line @typescript-eslint/non-nullable-type-assertion-style -- index < length; the strict config forbids `!`.
       const key = sortedKeys[index] as string;
       const item = readProperty(target, key);
       if (item === undefined) continue;
-      out += separator + (prefixes[index] ?? jsonQuote(key) + ':') + this.writeCounted(item, childDepth);
+      if (!this.afford(key.length)) return out + separator + TRUNCATED_MARKER;
+      const prefix = key.length <= this.tokenFrom ? (prefixes[index] ?? jsonQuote(key) + ':') : this.quote(key) + ':';
+      out += separator + prefix + this.writeCounted(item, childDepth);
       if (this.cut) return out;
       separator = ',';
     }
@@ -200,8 +386,10 @@ export class Walker {
         return 'Map' + this.writeEntries(value as Map<unknown, unknown>, depth);
       case 'Set':
         return 'Set' + this.writeMembers(value as Set<unknown>, depth);
-      case 'RegExp':
-        return 'RegExp(' + jsonQuote(writeRegExp(value as RegExp)) + ')';
+      case 'RegExp': {
+        const text = writeRegExp(value as RegExp);
+        return this.afford(text.length) ? 'RegExp(' + this.quote(text) + ')' : TRUNCATED_MARKER;
+      }
       case 'ArrayBuffer':
         arrayBufferByteLength.call(value);
         return 'ArrayBuffer' + this.writeList(new Uint8Array(value as ArrayBuffer), depth);
@@ -211,13 +399,13 @@ export class Walker {
       case 'Number':
         return String(numberValueOf.call(value));
       case 'String':
-        return jsonQuote(stringValueOf.call(value));
+        return this.writeString(stringValueOf.call(value));
       case 'Boolean':
         return booleanValueOf.call(value) ? 'true' : 'false';
       case 'BigInt':
-        return bigIntValueOf.call(value).toString() + 'n';
+        return this.writeBigInt(bigIntValueOf.call(value));
       default:
-        return writeSymbol(symbolValueOf.call(value));
+        return this.writeSymbol(symbolValueOf.call(value));
     }
   }
 
@@ -262,11 +450,6 @@ export class Walker {
   }
 }
 
-function writeSymbol(value: symbol): string {
-  const description = symbolDescription.call(value);
-  return description === undefined ? 'Symbol()' : 'Symbol(' + jsonQuote(description) + ')';
-}
-
 /**
  * As `RegExp.prototype.toString` writes a regular expression, but reading the source through its getter, which throws
  * for anything but a regular expression (`RegExp.prototype` itself, the one exception, has no tag to be taken for one).
@@ -274,13 +457,6 @@ function writeSymbol(value: symbol): string {
 function writeRegExp(value: RegExp): string {
   return '/' + regExpSource.call(value) + '/' + regExpFlags.call(value);
 }
-
-function writeFunction(value: unknown): string {
-  const name = readProperty(value, 'name');
-  if (name === UNREADABLE) return unreadablePlaceholder();
-  return 'Function(' + jsonQuote(typeof name === 'string' ? name : '') + ')';
-}
-
 
 function readProperty(target: unknown, key: string | number): unknown {
   try {
