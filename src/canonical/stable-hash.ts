@@ -1,11 +1,11 @@
+import { formKeyWith, stringKeyWith } from './comparison-key.js';
 import { DEFAULT_LIMITS, RAW_STRING_LENGTH } from './limits.js';
 import { PUBLIC_SEEDS, hashText } from './murmur-hash.js';
 import { Walker } from './walker.js';
 
 export { HASH_LENGTH } from './murmur-hash.js';
 
-/** Canonical forms up to this length are compared as they are by {@link comparisonKey}. */
-export const COMPARISON_KEY_LIMIT = 256;
+export { COMPARISON_KEY_LIMIT } from './comparison-key.js';
 
 /**
  * Non-cryptographic 112-bit hash of a string, as 28 lowercase hex characters: the first 112 bits of MurmurHash3 x86_128
@@ -33,11 +33,22 @@ export function stableHash(value: unknown): string {
 }
 
 /**
- * The key the guard compares canonical forms by: the form itself when it is at most 256 characters long, otherwise
- * `#<length>:<hashString(form)>`. No canonical form starts with `#` and a digit, so the two kinds never meet.
+ * A key to compare canonical forms by: the form itself when it is at most 256 characters long, otherwise
+ * `#<length>:<hashString(form)>`. No canonical form starts with `#` and a digit, so the two kinds never meet. The guard
+ * itself compares by keyed hashes (see `StepReader`); this one uses the public seed.
  * @param form - a canonical form
  * @returns the form, or its length and hash
  */
 export function comparisonKey(form: string): string {
-  return form.length <= COMPARISON_KEY_LIMIT ? form : '#' + String(form.length) + ':' + hashString(form);
+  return formKeyWith(form, PUBLIC_SEEDS);
+}
+
+/**
+ * A key to compare a string by, for tool names and texts: its JSON-quoted text when it is at most 256 code units long,
+ * otherwise `#s<length>:<hashString(text)>`. Never escapes or copies more than 256 code units of a longer string.
+ * @param text - the string
+ * @returns the quoted string, or its length and hash
+ */
+export function stringKey(text: string): string {
+  return stringKeyWith(text, PUBLIC_SEEDS);
 }

@@ -87,8 +87,12 @@ export class Walker {
   private memo: Map<object, Remembered> | undefined;
   private readonly memos = new Map<number, Map<object, Remembered>>();
   private readonly recentTokens = new RecentTokens();
+  /** Whether the last cut was for want of characters rather than values. */
+  private cutForCharacters = false;
   /** How many reads were cut short by a budget. */
   truncatedReads = 0;
+  /** Whether a read was cut short because the step had less left than one value may spend. */
+  stepBudgetSpent = false;
 
   /**
    * @param limits - the cut-offs
@@ -99,11 +103,6 @@ export class Walker {
     this.seeds = seeds;
     this.stepValues = limits.stepValues;
     this.stepCharacters = limits.stepCharacters;
-  }
-
-  /** Whether the reads so far have spent the step's whole budget of values or of characters. */
-  get stepBudgetSpent(): boolean {
-    return this.stepValues === 0 || this.stepCharacters === 0;
   }
 
   /**
@@ -128,7 +127,11 @@ export class Walker {
     }
     this.stepValues -= values - this.values;
     this.stepCharacters -= characters - this.characters;
-    if (this.cut) this.truncatedReads++;
+    if (this.cut) {
+      this.truncatedReads++;
+      const stepLimited = this.cutForCharacters ? characters < this.limits.maxCharacters : values < this.limits.maxValues;
+      if (stepLimited) this.stepBudgetSpent = true;
+    }
     return form;
   }
 
@@ -165,6 +168,7 @@ export class Walker {
   /** Ends the read: the value about to be written is replaced by the marker, and nothing follows it. */
   private truncate(): string {
     this.cut = true;
+    this.cutForCharacters = false;
     return TRUNCATED_MARKER;
   }
 
@@ -173,6 +177,7 @@ export class Walker {
     const cost = Math.min(length, this.limits.longStringLength);
     if (cost > this.characters) {
       this.cut = true;
+      this.cutForCharacters = true;
       return false;
     }
     this.characters -= cost;
