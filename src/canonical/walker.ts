@@ -74,6 +74,7 @@ const REMEMBER_FROM_CHARACTERS = 1024;
 export class Walker {
   private readonly limits: ReadLimits;
   private readonly seeds: LaneSeeds;
+  private readonly remembers: boolean;
   private stepValues: number;
   private stepCharacters: number;
   private values = 0;
@@ -97,10 +98,12 @@ export class Walker {
   /**
    * @param limits - the cut-offs
    * @param seeds - the lane seeds of the hash in tokens
+   * @param remembers - whether forms are remembered; `false` only to show that remembering changes no form
    */
-  constructor(limits: ReadLimits, seeds: LaneSeeds) {
+  constructor(limits: ReadLimits, seeds: LaneSeeds, remembers = true) {
     this.limits = limits;
     this.seeds = seeds;
+    this.remembers = remembers;
     this.stepValues = limits.stepValues;
     this.stepCharacters = limits.stepCharacters;
   }
@@ -297,7 +300,7 @@ export class Walker {
 
   private remember(value: object, remembered: Remembered): void {
     // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: which forms are remembered only changes speed; a remembered form is the form.
-    if (remembered.values < REMEMBER_FROM_VALUES && remembered.characters < REMEMBER_FROM_CHARACTERS) return;
+    if (!this.remembers || (remembered.values < REMEMBER_FROM_VALUES && remembered.characters < REMEMBER_FROM_CHARACTERS)) return;
     let memo = this.memo;
     if (memo === undefined) {
       memo = new Map();

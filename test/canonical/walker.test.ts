@@ -128,6 +128,10 @@ describe('Walker: remembered forms', () => {
   it('writes it again when the budget left would cut it', () => {
     const shared = Array.from({ length: 20 }, (_, index) => index);
     expect(read([shared, shared, shared])).toBe(`[[${shared.join(',')}],[${shared.join(',')}],[${shared.slice(0, 6).join(',')},${TRUNCATED_MARKER}`);
+    const limits: ReadLimits = { ...SMALL, maxValues: 1000, maxCharacters: 3000, longStringLength: 2000, stepCharacters: 5000 };
+    const long = { t: 'a'.repeat(1100) };
+    const quoted = JSON.stringify(long.t);
+    expect(read([long, long, long], limits)).toBe(`[{"t":${quoted}},{"t":${quoted}},{"t":${TRUNCATED_MARKER}`);
     const text = { text: 'w'.repeat(40) };
     const many = Array.from({ length: 3 }, () => text);
     expect(read(many)).toBe(`[{"text":"${'w'.repeat(40)}"},{"text":"${'w'.repeat(40)}"},{"text":${TRUNCATED_MARKER}`);
