@@ -123,3 +123,24 @@ describe('canonicalize: objects from another realm', () => {
     expect(canonicalize(view)).toBe('DataView[2,3]');
   });
 });
+
+describe('builtinKind where the engine has no SharedArrayBuffer', () => {
+  it('recognises everything else as before', async () => {
+    const saved = globalThis.SharedArrayBuffer;
+    const shared = new SharedArrayBuffer(1);
+    Reflect.deleteProperty(globalThis, 'SharedArrayBuffer');
+    try {
+      vi.resetModules();
+      const fresh = await import('../../src/canonical/brand.js');
+      const { Walker } = await import('../../src/canonical/walker.js');
+      const { DEFAULT_LIMITS } = await import('../../src/canonical/limits.js');
+      const { PUBLIC_SEEDS } = await import('../../src/canonical/murmur-hash.js');
+      expect(fresh.builtinKind(new Map(), Map.prototype)).toBe('Map');
+      expect(fresh.builtinKind(shared, Object.getPrototypeOf(shared))).toBeUndefined();
+      expect(new Walker(DEFAULT_LIMITS, PUBLIC_SEEDS).read(shared, 10)).toBe('{}');
+    } finally {
+      globalThis.SharedArrayBuffer = saved;
+      vi.resetModules();
+    }
+  });
+});

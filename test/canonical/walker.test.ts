@@ -202,3 +202,16 @@ describe('Walker: the step budget', () => {
     expect((walker as unknown as { ancestors: unknown[] }).ancestors).toEqual([]);
   });
 });
+
+describe('Walker: never throws', () => {
+  it('turns a failure nothing foresaw into an unreadable value rather than an exception', () => {
+    const failing = new Proxy(SMALL, {
+      get(target, key): unknown {
+        if (key === 'maxBigIntBits') throw new RangeError('unforeseen');
+        return Reflect.get(target, key);
+      },
+    });
+    expect(read(1n, failing)).toMatch(/^\[Unreadable:\d+\]$/);
+    expect(read({ a: 1n }, failing)).toMatch(/^\[Unreadable:\d+\]$/);
+  });
+});
