@@ -75,6 +75,7 @@ export class Walker {
   private readonly limits: ReadLimits;
   private readonly seeds: LaneSeeds;
   private readonly remembers: boolean;
+  private readonly longStringLength: number;
   private stepValues: number;
   private stepCharacters: number;
   private values = 0;
@@ -104,6 +105,7 @@ export class Walker {
     this.limits = limits;
     this.seeds = seeds;
     this.remembers = remembers;
+    this.longStringLength = limits.longStringLength;
     this.stepValues = limits.stepValues;
     this.stepCharacters = limits.stepCharacters;
   }
@@ -177,7 +179,7 @@ export class Walker {
 
   /** Spends the characters of a text, or cuts the read when they are not left. */
   private afford(length: number): boolean {
-    const cost = Math.min(length, this.limits.longStringLength);
+    const cost = length < this.longStringLength ? length : this.longStringLength;
     if (cost > this.characters) {
       this.cut = true;
       this.cutForCharacters = true;
@@ -279,9 +281,7 @@ export class Walker {
     } catch {
       form = this.unreadable();
     }
-    if (!this.cut && this.marks === marks && allowToJSON) {
-      this.remember(value, { form, values: values - this.values, characters: characters - this.characters, height: this.deepest - depth });
-    }
+    if (!this.cut && this.marks === marks && allowToJSON) this.remember(value, form, values, characters, depth);
     if (outerDeepest > this.deepest) this.deepest = outerDeepest;
     return form;
   }
@@ -298,16 +298,19 @@ export class Walker {
     return true;
   }
 
-  private remember(value: object, remembered: Remembered): void {
+  /** Remembers a form that is worth it, given the budget left when its object's walk began. */
+  private remember(value: object, form: string, valuesBefore: number, charactersBefore: number, depth: number): void {
+    const values = valuesBefore - this.values;
+    const characters = charactersBefore - this.characters;
     // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: which forms are remembered only changes speed; a remembered form is the form.
-    if (!this.remembers || (remembered.values < REMEMBER_FROM_VALUES && remembered.characters < REMEMBER_FROM_CHARACTERS)) return;
+    if (!this.remembers || (values < REMEMBER_FROM_VALUES && characters < REMEMBER_FROM_CHARACTERS)) return;
     let memo = this.memo;
     if (memo === undefined) {
       memo = new Map();
       this.memos.set(this.tokenFrom, memo);
       this.memo = memo;
     }
-    memo.set(value, remembered);
+    memo.set(value, { form, values, characters, height: this.deepest - depth });
   }
 
   private writeContents(value: object, depth: number, allowToJSON: boolean): string {
