@@ -27,7 +27,7 @@ const objectToString = Object.prototype.toString;
 const nativeIsError = (Error as { isError?: (value: unknown) => boolean }).isError;
 /* eslint-enable @typescript-eslint/unbound-method */
 
-// Stryker disable next-line ConditionalExpression: where the engine has no SharedArrayBuffer (browsers without cross-origin isolation) there is nothing to recognise.
+// Browsers without cross-origin isolation have no SharedArrayBuffer: there is then nothing of that kind to recognise.
 const sharedArrayBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : undefined;
 
 const KINDS: readonly (readonly [BuiltinKind, { readonly prototype: object } | undefined])[] = [

@@ -27,7 +27,6 @@ const dateToISOString = Date.prototype.toISOString;
 const regExpSource = getter(RegExp.prototype, 'source') as (this: RegExp) => string;
 const regExpFlags = getter(RegExp.prototype, 'flags') as (this: RegExp) => string;
 const arrayBufferByteLength = getter(ArrayBuffer.prototype, 'byteLength') as (this: object) => number;
-// Stryker disable next-line ConditionalExpression: without SharedArrayBuffer no object is of that kind, so the getter is never called.
 const sharedArrayBufferByteLength =
   typeof SharedArrayBuffer === 'function' ? getter(SharedArrayBuffer.prototype as object, 'byteLength') : undefined;
 const dataViewBuffer = getter(DataView.prototype, 'buffer') as (this: DataView) => ArrayBuffer;
