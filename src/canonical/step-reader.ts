@@ -56,9 +56,10 @@ export class StepReader {
   }
 
   /**
-   * The comparison key of a value, for tool results and errors: two values get equal keys exactly when their
-   * canonical forms are equal (barring hash collisions). Strings longer than `RAW_STRING_LENGTH` are hashed raw, as
-   * tokens, instead of escaped, and no form is kept beyond the key.
+   * The comparison key of a value, for tool results and errors: two values read with the same budget left get equal
+   * keys exactly when their canonical forms are equal (barring hash collisions; a read the step's budget cuts short
+   * ends in `[Truncated]`, as {@link StepReader.truncated} tells). Strings longer than `RAW_STRING_LENGTH` are hashed
+   * raw, as tokens, instead of escaped, and no form is kept beyond the key.
    * @param value - anything
    * @returns the key
    */
