@@ -3,6 +3,7 @@ export const UNREADABLE_COUNTER_KEY: unique symbol = Symbol.for('agent-loopguard
 
 /** The process-wide count behind `[Unreadable:<n>]` placeholders. */
 export interface UnreadableCounter {
+  /** The last number handed out. */
   count: number;
 }
 
