@@ -1,18 +1,17 @@
 import { jsonMemberPrefix } from './json-quote.js';
 import { sortKeys } from './sort-keys.js';
 
-/** One member of a layout: a key, and the quoted `"key":` that starts its text. */
-export interface Member {
-  readonly key: string;
-  readonly prefix: string;
-}
-
-/** How an object's members are written: in key order, each with its prefix. */
+/** How an object's members are written: its keys in UTF-16 code unit order, and the `"key":` that starts each one. */
 export interface MemberLayout {
   /** The keys as `Object.keys` listed them, to recognise the next object with the same ones. */
   readonly source: readonly string[];
-  /** The members in UTF-16 code unit order of their keys. */
-  readonly members: readonly Member[];
+  /** The keys in UTF-16 code unit order. */
+  readonly keys: readonly string[];
+  /**
+   * The quoted `"key":` for the key at the same index, where the layout holds one. Where it does not (past the end of
+   * this array, as for objects with many keys), the writer quotes the key itself when it reaches it.
+   */
+  readonly prefixes: readonly (string | undefined)[];
 }
 
 // Objects of one shape recur: the rows of an array, the items of a list, the same tool's arguments step after step.
@@ -25,18 +24,24 @@ const LAYOUTS_PER_FIRST_KEY = 4;
 const FIRST_KEYS_LIMIT = 512;
 // Layouts with a key longer than this are not stored, so a pathological key is not kept alive.
 const REMEMBERED_KEY_LENGTH_LIMIT = 256;
+const NO_PREFIXES: readonly (string | undefined)[] = [];
 
-/** Objects with more keys than this are written without a layout: they rarely repeat, and the store would keep them. */
+/**
+ * Objects with more keys than this get a layout of their own, not remembered and without prefixes: they rarely repeat,
+ * the store would keep them, and a cut may leave most of their keys unwritten.
+ */
 export const LAYOUT_KEYS_LIMIT = 64;
 
 /**
- * The layout for an object with these keys, reusing a remembered one for the same keys in the same order.
- * @param keys - the object's own enumerable keys, in `Object.keys` order, 1 to {@link LAYOUT_KEYS_LIMIT} of them;
- *   not modified, and kept by the layout
+ * The layout for an object with these keys: a remembered one for the same keys in the same order when there is one.
+ * This is the one place that decides what is cached; writers only read layouts.
+ * @param keys - the object's own enumerable keys, in `Object.keys` order; the layout takes the array over (it may sort
+ *   it in place, or keep it)
  * @param depth - the object's depth, which picks the slot checked first
  * @returns the layout
  */
-export function memberLayout(keys: readonly string[], depth: number): MemberLayout {
+export function memberLayout(keys: string[], depth: number): MemberLayout {
+  if (keys.length > LAYOUT_KEYS_LIMIT) return { source: keys, keys: sortKeys(keys), prefixes: NO_PREFIXES };
   const last = lastByDepth[depth];
   // Stryker disable next-line ConditionalExpression: skipping the per-depth shortcut finds or builds the same layout.
   if (last !== undefined && sameKeys(last.source, keys)) return last;
@@ -47,10 +52,8 @@ export function memberLayout(keys: readonly string[], depth: number): MemberLayo
     lastByDepth[depth] = found;
     return found;
   }
-  const layout: MemberLayout = {
-    source: keys,
-    members: sortKeys(keys.slice()).map((key) => ({ key, prefix: jsonMemberPrefix(key) })),
-  };
+  const sorted = sortKeys(keys.slice());
+  const layout: MemberLayout = { source: keys, keys: sorted, prefixes: sorted.map(jsonMemberPrefix) };
   if (keys.every((key) => key.length <= REMEMBERED_KEY_LENGTH_LIMIT)) {
     lastByDepth[depth] = layout;
     if (stored === undefined) {

@@ -113,12 +113,14 @@ describe('canonicalize properties', () => {
 });
 
 describe('stableHash properties', () => {
-  it('is 28 lowercase hex characters and the hash of the canonical form', () => {
+  it('is 28 lowercase hex characters, and the hash of the canonical form when that holds no long string', () => {
     fc.assert(
       fc.property(fc.anything(everything), (value) => {
         const hash = stableHash(value);
         expect(hash).toMatch(/^[0-9a-f]{28}$/);
-        expect(hash).toBe(hashString(canonicalize(value)));
+        const form = canonicalize(value);
+        // A form of at most 1,024 characters holds no string of more (those are hashed raw; see stable-hash.test.ts).
+        if (form.length <= 1024) expect(hash).toBe(hashString(form));
       }),
       { numRuns: 300 },
     );

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LAYOUT_KEYS_LIMIT, memberLayout } from '../../src/canonical/member-layout.js';
 
-const keysOf = (layout: ReturnType<typeof memberLayout>): string[] => layout.members.map((member) => member.key);
+const keysOf = (layout: ReturnType<typeof memberLayout>): readonly string[] => layout.keys;
 
 describe('memberLayout', () => {
   it('sorts members and gives each its quoted prefix, leaving the keys as they were', () => {
     const keys = ['b', 'a"'];
     const layout = memberLayout(keys, 0);
-    expect(layout.members).toEqual([
-      { key: 'a"', prefix: '"a\\"":' },
-      { key: 'b', prefix: '"b":' },
-    ]);
+    expect(layout.keys).toEqual(['a"', 'b']);
+    expect(layout.prefixes).toEqual(['"a\\"":', '"b":']);
     expect(keys).toEqual(['b', 'a"']);
   });
 
@@ -62,5 +60,17 @@ describe('memberLayout', () => {
 
   it('documents its size limit', () => {
     expect(LAYOUT_KEYS_LIMIT).toBe(64);
+  });
+
+  it('gives an object with more keys than that a layout of its own: sorted in place, no prefixes, not remembered', () => {
+    const keys = Array.from({ length: LAYOUT_KEYS_LIMIT + 1 }, (_, index) => `k${String(LAYOUT_KEYS_LIMIT - index)}`);
+    const expected = [...keys].sort();
+    const layout = memberLayout(keys, 60);
+    expect(layout.keys).toBe(keys);
+    expect(layout.keys).toEqual(expected);
+    expect(layout.prefixes).toEqual([]);
+    expect(memberLayout([...keys], 60)).not.toBe(layout);
+    const fits = keys.slice(1);
+    expect(memberLayout(fits, 61).prefixes).toHaveLength(LAYOUT_KEYS_LIMIT);
   });
 });

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/canonical/canonicalize.js';
-import { COMPARISON_KEY_LIMIT, HASH_LENGTH, comparisonKey, hashString, stableHash } from '../../src/canonical/stable-hash.js';
+import { PUBLIC_SEEDS, hashText } from '../../src/canonical/murmur-hash.js';
+import {
+  COMPARISON_KEY_LIMIT,
+  HASH_LENGTH,
+  comparisonKey,
+  hashString,
+  stableHash,
+  stringKey,
+} from '../../src/canonical/stable-hash.js';
 
 type Lanes = readonly [number, number, number, number];
 
 /** MurmurHash3_x86_128 written straight from Austin Appleby's C reference, byte by byte, as an independent check. */
-function referenceMurmur3(bytes: Uint8Array, seed: number): Lanes {
+function referenceMurmur3(bytes: Uint8Array, seed: number | Lanes): Lanes {
   const c1 = 0x239b961b;
   const c2 = 0xab0e9789;
   const c3 = 0x38b34ae5;
@@ -14,10 +22,12 @@ function referenceMurmur3(bytes: Uint8Array, seed: number): Lanes {
   const byte = (index: number): number => bytes[index] ?? 0;
   const word = (index: number): number =>
     byte(index) | (byte(index + 1) << 8) | (byte(index + 2) << 16) | (byte(index + 3) << 24);
-  let h1 = seed | 0;
-  let h2 = seed | 0;
-  let h3 = seed | 0;
-  let h4 = seed | 0;
+  // The reference starts every lane at one seed; a key gives each lane its own.
+  const lanes: Lanes = typeof seed === 'number' ? [seed, seed, seed, seed] : seed;
+  let h1 = lanes[0] | 0;
+  let h2 = lanes[1] | 0;
+  let h3 = lanes[2] | 0;
+  let h4 = lanes[3] | 0;
   const blocks = bytes.length >> 4;
   for (let block = 0; block < blocks; block++) {
     let k1 = word(block * 16);
@@ -205,10 +215,54 @@ describe('hashString', () => {
   });
 });
 
+describe('hashText with lane seeds', () => {
+  const lanes: Lanes = [0x01234567, -0x76543211, 0x7fffffff, 0];
+  const shift = 0x9747b28c ^ 0x4f1bbcdc;
+
+  it('starts each lane of MurmurHash3 x86_128 at its own seed', () => {
+    for (const text of ['', 'a', 'The quick brown fox jumps over the lazy dog', 'é€\u{1F600}'.repeat(50), 'x'.repeat(70_000)]) {
+      expect(hashText(text, lanes)).toBe(referenceHex(referenceMurmur3(utf8(text), lanes)));
+    }
+  });
+
+  it('moves every lane by the same difference for text with a lone surrogate', () => {
+    const text = 'lone \ud800 here';
+    const moved: Lanes = [lanes[0] ^ shift, lanes[1] ^ shift, lanes[2] ^ shift, lanes[3] ^ shift];
+    expect(hashText(text, lanes)).toBe(referenceHex(referenceMurmur3(utf16le(text), moved)));
+  });
+
+  it('is hashString with the public seeds, and differs with other seeds', () => {
+    expect(PUBLIC_SEEDS).toEqual([0x9747b28c, 0x9747b28c, 0x9747b28c, 0x9747b28c]);
+    expect(hashText('agent', PUBLIC_SEEDS)).toBe(hashString('agent'));
+    expect(hashText('agent', lanes)).not.toBe(hashString('agent'));
+    expect(hashText('agent', [1, 2, 3, 4])).not.toBe(hashText('agent', [1, 2, 3, 5]));
+  });
+});
+
 describe('stableHash', () => {
-  it('is the hash of the canonical form', () => {
-    const values: unknown[] = [{ b: 1, a: [1, 2] }, 'text', undefined, new Map([[1, 2]]), Number.NaN, 10n];
+  it('is the hash of the canonical form where no string is longer than 1,024 code units', () => {
+    const values: unknown[] = [{ b: 1, a: [1, 2] }, 'text', undefined, new Map([[1, 2]]), Number.NaN, 10n, 'y'.repeat(1024)];
     for (const value of values) expect(stableHash(value)).toBe(hashString(canonicalize(value)));
+  });
+
+  it('keeps its values for inputs it handled before', () => {
+    // Pinned: a change here changes every stored stableHash.
+    expect(stableHash({ query: 'agent loop detection', limit: 10 })).toBe(hashString('{"limit":10,"query":"agent loop detection"}'));
+    expect(hashString('{"limit":10,"query":"agent loop detection"}')).toBe(
+      expectedUtf8('{"limit":10,"query":"agent loop detection"}'),
+    );
+  });
+
+  it('hashes a longer string raw, as its token, wherever it is', () => {
+    const long = 'a"\n'.repeat(400);
+    expect(long).toHaveLength(1200);
+    const token = `#s1200:${hashString(long)}`;
+    expect(stableHash(long)).toBe(hashString(token));
+    expect(stableHash({ text: long, n: 1 })).toBe(hashString(`{"n":1,"text":${token}}`));
+    expect(stableHash(new Map([[long, long]]))).toBe(hashString(`Map{${token}:${token}}`));
+    expect(stableHash({ [long]: 1 })).toBe(hashString(`{${token}:1}`));
+    expect(stableHash(long)).not.toBe(stableHash(long + 'x'));
+    expect(stableHash(long)).not.toBe(stableHash(JSON.stringify(long)));
   });
 
   it('ignores key order and separates look-alikes', () => {
@@ -216,6 +270,16 @@ describe('stableHash', () => {
     const lookAlikes: unknown[] = [null, Number.NaN, 'NaN', undefined, 10, 10n, '10', {}, new Map(), [], new Set()];
     expect(new Set(lookAlikes.map(stableHash)).size).toBe(lookAlikes.length);
     expect(stableHash({ a: "1',b:'2" })).not.toBe(stableHash({ a: '1', b: '2' }));
+  });
+});
+
+describe('stringKey', () => {
+  it('is the JSON-quoted string up to 256 code units, its token beyond', () => {
+    expect(stringKey('search')).toBe('"search"');
+    expect(stringKey('say "hi"')).toBe('"say \\"hi\\""');
+    const longest = 'n'.repeat(256);
+    expect(stringKey(longest)).toBe(`"${longest}"`);
+    expect(stringKey(longest + 'n')).toBe(`#s257:${hashString(longest + 'n')}`);
   });
 });
 

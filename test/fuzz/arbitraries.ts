@@ -1,3 +1,4 @@
+import { runInNewContext, runInThisContext } from 'node:vm';
 import fc from 'fast-check';
 import type { GuardOptions } from '../../src/index.js';
 import { HOSTILE_FACTORIES } from '../support/hostile-values.js';
@@ -106,6 +107,59 @@ export const valueWithHostileParts: fc.Arbitrary<Lazy> = fc
         return { rich, hostile: built, nested: [{ deeper: built[0] }] };
       }),
   );
+
+/**
+ * Source text of a value that any realm can evaluate: JSON plus the built-ins with forms of their own. Evaluated here
+ * and in a `node:vm` context, it gives the same value made in two realms.
+ */
+const realmSource: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.jsonValue({ maxDepth: 1 }).map((json) => `(${JSON.stringify(json)})`),
+    fc.integer().map((number) => `new Date(${String(number)})`),
+    fc.string({ maxLength: 6 }).map((text) => `new Error(${JSON.stringify(text)})`),
+    fc.string({ maxLength: 6 }).map((text) => `new RangeError(${JSON.stringify(text)}, { cause: 1 })`),
+    fc.constantFrom('/x+/gi', 'new Date(NaN)', 'Object(2)', 'Object("s")', 'Object(true)', 'Object(3n)', 'new Uint8Array([1, 2]).buffer'),
+    fc.constantFrom('new Int16Array([-1, 7])', 'new DataView(new Uint8Array([5, 6, 7]).buffer, 1)', 'new SharedArrayBuffer(2)', '12345678901234567890n'),
+    fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+    fc.array(tie('value'), { maxLength: 3 }).map((items) => `new Set([${items.join(',')}])`),
+    fc.array(fc.tuple(tie('value'), tie('value')), { maxLength: 3 }).map((entries) => `new Map([${entries.map(([key, item]) => `[${key},${item}]`).join(',')}])`),
+    fc.array(fc.tuple(fc.string({ maxLength: 4 }), tie('value')), { maxLength: 3 }).map(
+      (entries) => `({${entries.map(([key, item]) => `${JSON.stringify(key)}:${item}`).join(',')}})`,
+    ),
+  ),
+})).value;
+
+/** One value made twice from the same source: `local` in this realm, `foreign` in a fresh `node:vm` context. */
+export const crossRealmPair: fc.Arbitrary<{ readonly source: string; readonly local: Lazy; readonly foreign: Lazy }> =
+  realmSource.map((source) => ({
+    source,
+    local: new Lazy(`local ${source}`, () => runInThisContext(source)),
+    foreign: new Lazy(`foreign ${source}`, () => runInNewContext(source)),
+  }));
+
+/**
+ * The tool calls of one step that share parts: the same object, array or long string appears in several calls' values,
+ * many times over, as when a step passes one search result to every call.
+ */
+export const stepWithSharedParts: fc.Arbitrary<Lazy> = fc
+  .tuple(
+    fc.array(fc.jsonValue({ maxDepth: 3 }), { minLength: 1, maxLength: 3 }),
+    fc.string({ minLength: 0, maxLength: 40 }),
+    fc.array(fc.array(fc.nat(), { maxLength: 8 }), { minLength: 1, maxLength: 6 }),
+  )
+  .map(([parts, text, calls]) => new Lazy(`${fc.stringify(parts)} and ${JSON.stringify(text)} shared by ${fc.stringify(calls)}`, () => {
+    const shared: unknown[] = [...parts, text, { text, parts }];
+    shared.push(Array.from({ length: 5 }, () => shared[shared.length - 1]));
+    return calls.map((picks) => picks.map((pick) => shared[pick % shared.length]));
+  }));
+
+/** Bigints of every size around a bit limit, positive and negative. */
+export const bigIntAround = (bits: number): fc.Arbitrary<bigint> =>
+  fc.tuple(fc.integer({ min: -3, max: 3 }), fc.bigInt({ min: -3n, max: 3n }), fc.boolean()).map(([shift, offset, negative]) => {
+    const magnitude = (1n << BigInt(bits + shift)) + offset;
+    return negative ? -magnitude : magnitude;
+  });
 
 /** Anything a tool might receive or return, from plain JSON to deliberately hostile. */
 export const anyValue: fc.Arbitrary<Lazy> = fc.oneof(

@@ -4,8 +4,26 @@ import { canonicalize, stableHash } from '../../src/index.js';
 import { HOSTILE_FACTORIES } from '../support/hostile-values.js';
 import { jsonReferenceForm, nearMiss } from '../support/json-equality.js';
 import { reorderKeys } from '../support/reorder-keys.js';
-import { anyValue, richValue, tieReferences } from './arbitraries.js';
+import { type ReadLimits, DEFAULT_LIMITS } from '../../src/canonical/limits.js';
+import { PUBLIC_SEEDS, hashText } from '../../src/canonical/murmur-hash.js';
+import { StepReader } from '../../src/canonical/step-reader.js';
+import { Walker } from '../../src/canonical/walker.js';
+import { anyValue, bigIntAround, crossRealmPair, richValue, stepWithSharedParts, tieReferences } from './arbitraries.js';
 import { fuzzParameters } from './fuzz-settings.js';
+
+const HASH_KEY = 'f00dfeedf00dfeedf00dfeedf00dfeed';
+
+/** The documented limits scaled down so a property reaches every cut-off in a few microseconds. */
+const SMALL_LIMITS: ReadLimits = {
+  maxDepth: 6,
+  maxValues: 40,
+  maxCharacters: 300,
+  longStringLength: 24,
+  rawStringLength: 8,
+  maxBigIntBits: 48,
+  stepValues: 100,
+  stepCharacters: 700,
+};
 
 /** Values `structuredClone` accepts, beyond what `fc.anything` builds. */
 const clonableExtras = fc.constantFrom<() => unknown>(
@@ -163,6 +181,108 @@ describe('canonicalize keeps the distinctions the spec names, at any depth', () 
         const leftForm = canonicalize(embed(outer, choice, left()));
         const rightForm = canonicalize(embed(outer, choice, right()));
         expect(leftForm === rightForm, label).toBe(equal);
+      }),
+      fuzzParameters(2000),
+    );
+  });
+});
+
+describe('values from another realm', () => {
+  it('get the form the same value made here gets', () => {
+    fc.assert(
+      fc.property(crossRealmPair, ({ local, foreign }) => {
+        const here = local.build();
+        const there = foreign.build();
+        expect(canonicalize(there)).toBe(canonicalize(here));
+        expect(stableHash(there)).toBe(stableHash(here));
+        const reader = new StepReader(HASH_KEY);
+        expect(reader.key(there)).toBe(reader.key(here));
+      }),
+      fuzzParameters(1000),
+    );
+  });
+
+  it('keep two different foreign values apart exactly as their local twins', () => {
+    fc.assert(
+      fc.property(crossRealmPair, crossRealmPair, (left, right) => {
+        const localEqual = canonicalize(left.local.build()) === canonicalize(right.local.build());
+        expect(canonicalize(left.foreign.build()) === canonicalize(right.foreign.build())).toBe(localEqual);
+      }),
+      fuzzParameters(1000),
+    );
+  });
+});
+
+describe('a step whose calls share parts', () => {
+  it('reads each value as a reader that remembers nothing would, on small budgets too', () => {
+    fc.assert(
+      fc.property(stepWithSharedParts, fc.constantFrom(SMALL_LIMITS, DEFAULT_LIMITS), (step, limits) => {
+        const calls = step.build() as unknown[];
+        const remembering = new Walker(limits, PUBLIC_SEEDS);
+        const forgetting = new Walker(limits, PUBLIC_SEEDS, false);
+        for (const [index, call] of calls.entries()) {
+          const tokenFrom = index % 2 === 0 ? limits.longStringLength : limits.rawStringLength;
+          expect(remembering.read(call, tokenFrom)).toBe(forgetting.read(call, tokenFrom));
+        }
+        expect(remembering.truncatedReads).toBe(forgetting.truncatedReads);
+      }),
+      fuzzParameters(1000),
+    );
+  });
+
+  it('gives equal results equal keys and different results different keys, as their canonical forms', () => {
+    fc.assert(
+      fc.property(stepWithSharedParts, (step) => {
+        const calls = step.build() as unknown[];
+        const reader = new StepReader(HASH_KEY);
+        const keys = calls.map((call) => reader.key(call));
+        const forms = calls.map((call) => canonicalize(call));
+        for (const [index, key] of keys.entries()) {
+          for (const [other, otherKey] of keys.entries()) expect(key === otherKey).toBe(forms[index] === forms[other]);
+        }
+      }),
+      fuzzParameters(1000),
+    );
+  });
+});
+
+describe('giants, with the limits scaled down', () => {
+  it('never throw, and write every string past the limit as its token wherever it is', () => {
+    const text = fc.string({ unit: 'binary', minLength: 0, maxLength: 60 });
+    const holder = fc.constantFrom<(inner: unknown) => unknown>(
+      (inner) => inner,
+      (inner) => [inner],
+      (inner) => ({ inner }),
+      (inner) => (typeof inner === 'string' ? { [inner]: 1 } : inner),
+      (inner) => new Map([[inner, inner]]),
+      (inner) => new Set([inner]),
+    );
+    fc.assert(
+      fc.property(text, holder, (inner, hold) => {
+        const form = new Walker(SMALL_LIMITS, PUBLIC_SEEDS).read(hold(inner), SMALL_LIMITS.longStringLength);
+        const token = `#s${String(inner.length)}:${hashText(inner, PUBLIC_SEEDS)}`;
+        if (inner.length > SMALL_LIMITS.longStringLength) {
+          expect(form).toContain(token);
+          expect(form).not.toContain(JSON.stringify(inner));
+        } else {
+          expect(form).not.toContain(token);
+        }
+      }),
+      fuzzParameters(2000),
+    );
+  });
+
+  it('write bigints past the bit limit as tokens that tell every bigint apart', () => {
+    fc.assert(
+      fc.property(bigIntAround(SMALL_LIMITS.maxBigIntBits), bigIntAround(SMALL_LIMITS.maxBigIntBits), (left, right) => {
+        const read = (value: bigint): string => new Walker(SMALL_LIMITS, PUBLIC_SEEDS).read(value, SMALL_LIMITS.longStringLength);
+        const magnitude = left < 0n ? -left : left;
+        if (magnitude >= 1n << BigInt(SMALL_LIMITS.maxBigIntBits)) {
+          expect(read(left)).toMatch(new RegExp(`^#n${String(magnitude.toString(2).length)}:[0-9a-f]{28}$`));
+        } else {
+          expect(read(left)).toBe(`${String(left)}n`);
+        }
+        expect(read(left) === read(right)).toBe(left === right);
       }),
       fuzzParameters(2000),
     );

@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { canonicalize, createGuard } from '../../src/index.js';
 
 /**
@@ -366,6 +367,34 @@ function boxedAndOdd(): unknown {
   ];
 }
 
+/** Built-ins from another realm (`node:vm`), which `instanceof` does not recognise. */
+function foreignBuiltIns(): unknown {
+  return runInNewContext(
+    '[new Map([[1, new Set([2])]]), new Error("foreign", { cause: 1 }), new Date(0), /x/g, Object(5), new Uint8Array([1]).buffer]',
+  );
+}
+
+/** Objects whose Symbol.toStringTag claims a built-in their internal slots do not back. */
+function posingBuiltIns(): unknown {
+  return ['Map', 'Set', 'Date', 'Error', 'RegExp', 'Number', 'ArrayBuffer'].map((tag) => {
+    class Posing {
+      readonly claims = tag;
+      get [Symbol.toStringTag](): string {
+        return tag;
+      }
+    }
+    return new Posing();
+  });
+}
+
+/** The same long string and the same object many times over, as in one step that repeats a search result. */
+function sharedGiants(): unknown {
+  const text = 'shared text '.repeat(200);
+  const hit = { text, items: Array.from({ length: 50 }, (_, index) => ({ index, text })) };
+  // About 24 Mi characters in all: past the 16 Mi a value may read, so the budget, not the memory, ends the read.
+  return Array.from({ length: 200 }, () => hit);
+}
+
 /** Named factories of hostile values, each call building a new one. */
 export const HOSTILE_FACTORIES: Readonly<Record<string, () => unknown>> = {
   throwingGetter,
@@ -411,6 +440,9 @@ export const HOSTILE_FACTORIES: Readonly<Record<string, () => unknown>> = {
   reentrantCanonicalize: () => reentrantGetter(canonicalize),
   reentrantGuard: () => reentrantGetter((value) => createGuard().check({ toolCalls: [{ name: 'inner', args: value }] })),
   boxedAndOdd,
+  foreignBuiltIns,
+  posingBuiltIns,
+  sharedGiants,
 };
 
 /** One of each hostile value, fresh. */

@@ -1,0 +1,73 @@
+import type { LaneSeeds } from './murmur-hash.js';
+
+/**
+ * A secret key for the guard's own comparisons: 128 random bits as 32 lowercase hex characters, so it can be saved
+ * in a snapshot as plain JSON and a guard restored elsewhere compares the same way. Its four 32-bit words seed the four
+ * lanes of the hash (see {@link seedsOfKey}).
+ *
+ * What it gives: someone who controls tool output but not the key cannot build two values with the same comparison
+ * key offline, as they can against the public seed of `stableHash` in milliseconds. What it does not give: MurmurHash3
+ * is not a MAC; its keyed form resists precomputed collisions, not a cryptanalyst who can watch many of the guard's
+ * hashes, and the key is only as unpredictable as its random source.
+ */
+export type HashKey = string;
+
+const HASH_KEY_PATTERN = /^[0-9a-f]{32}$/;
+
+/** Fills an array with random 32-bit words. */
+export type RandomWords = (words: Uint32Array) => void;
+
+/**
+ * The best random source a global object offers: `crypto.getRandomValues` where there is one (browsers, Node 19 and
+ * later, edge runtimes), otherwise `Math.random` (Node 18 has no global `crypto`), which is not cryptographic.
+ * @param host - the global object, or a stand-in in tests
+ * @returns a source of random words
+ */
+export function randomWordsOf(host: { crypto?: { getRandomValues?: unknown } }): RandomWords {
+  const crypto = host.crypto;
+  const getRandomValues = crypto?.getRandomValues;
+  if (typeof getRandomValues === 'function') {
+    return (words) => {
+      (getRandomValues as (this: unknown, array: Uint32Array) => Uint32Array).call(crypto, words);
+    };
+  }
+  return (words) => {
+    for (let index = 0; index < words.length; index++) words[index] = Math.floor(Math.random() * 0x1_0000_0000);
+  };
+}
+
+/**
+ * A new random key.
+ * @param random - where the 128 bits come from; the host's best source by default
+ * @returns 32 lowercase hex characters
+ */
+export function createHashKey(random: RandomWords = randomWordsOf(globalThis)): HashKey {
+  const words = new Uint32Array(4);
+  random(words);
+  let key = '';
+  for (const word of words) key += word.toString(16).padStart(8, '0');
+  return key;
+}
+
+/**
+ * Checks a key read back from a snapshot.
+ * @param value - what was read
+ * @param field - the field's name, for the error message
+ * @returns the key
+ * @throws TypeError naming the field when the value is not 32 lowercase hex characters
+ */
+export function parseHashKey(value: unknown, field: string): HashKey {
+  if (typeof value === 'string' && HASH_KEY_PATTERN.test(value)) return value;
+  const found = typeof value === 'string' ? `a string of ${String(value.length)} characters` : typeof value;
+  throw new TypeError(`${field} must be a hash key: 32 lowercase hexadecimal characters, got ${found}.`);
+}
+
+/**
+ * The four lane seeds a key stands for: its 32-bit words, most significant first.
+ * @param key - a key from {@link createHashKey} or {@link parseHashKey}
+ * @returns the lane seeds
+ */
+export function seedsOfKey(key: HashKey): LaneSeeds {
+  const word = (index: number): number => Number.parseInt(key.slice(index * 8, index * 8 + 8), 16) | 0;
+  return [word(0), word(1), word(2), word(3)];
+}

@@ -1,0 +1,198 @@
+/* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
+   Word and byte indices stay within the buffer. The strict config forbids `!`; a cast says it. */
+import { littleEndianWords } from './little-endian-words.js';
+import { isWellFormed } from './well-formed.js';
+
+// MurmurHash3 x86_128 constants (Austin Appleby's reference).
+const C1 = 0x239b961b;
+const C2 = 0xab0e9789;
+const C3 = 0x38b34ae5;
+const C4 = 0xa1e38b93;
+// Separate seeds keep the two encodings apart: a string with lone surrogates cannot be encoded as UTF-8, so it is
+// hashed as UTF-16 code units instead, and the seeds make an equal byte stream from the other encoding irrelevant.
+// With lane seeds of its own, a key moves to the UTF-16 lanes by the same difference.
+const UTF8_SEED = 0x9747b28c;
+const UTF16_SEED = 0x4f1bbcdc;
+const UTF16_SHIFT = UTF8_SEED ^ UTF16_SEED;
+
+/** The starting values of MurmurHash3 x86_128's four 32-bit lanes (the reference starts all four at one seed). */
+export type LaneSeeds = readonly [number, number, number, number];
+
+/** The public seeds: `0x9747b28c` in every lane, as {@link hashText} has always been used. */
+export const PUBLIC_SEEDS: LaneSeeds = [UTF8_SEED, UTF8_SEED, UTF8_SEED, UTF8_SEED];
+
+// Bytes encoded per round; the buffer keeps 16 more for the bytes of an unfinished block carried to the next round.
+const CHUNK_BYTES = 1 << 16;
+const buffer = new ArrayBuffer(CHUNK_BYTES + 16);
+const bytes = new Uint8Array(buffer);
+const words = new Int32Array(buffer);
+// One view per possible carry, so no round allocates.
+// Stryker disable next-line ArithmeticOperator: a view of 16 bytes instead makes more, smaller rounds over the same bytes in the same order.
+const destinations = Array.from({ length: 16 }, (_, carry) => bytes.subarray(carry, carry + CHUNK_BYTES));
+const prepareWords = littleEndianWords(bytes);
+
+const encoder = new TextEncoder();
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/** Length of {@link hashText}'s result. */
+export const HASH_LENGTH = 28;
+
+let h1 = 0;
+let h2 = 0;
+let h3 = 0;
+let h4 = 0;
+
+/**
+ * Non-cryptographic 112-bit hash of a string, as 28 lowercase hex characters: the first 112 bits of MurmurHash3 x86_128
+ * over the string's UTF-8 bytes, its four lanes started at `seeds`. A string with a lone surrogate has no UTF-8 form;
+ * it is hashed over its UTF-16LE code units instead, each lane seed XORed with `0x9747b28c ^ 0x4f1bbcdc` (so with
+ * {@link PUBLIC_SEEDS} its lanes start at `0x4f1bbcdc`). Fast, and not collision-resistant against someone who knows
+ * the seeds.
+ * @param text - the string to hash
+ * @param seeds - the four lane seeds
+ * @returns 28 lowercase hex characters
+ */
+export function hashText(text: string, seeds: LaneSeeds): string {
+  const length = isWellFormed(text) ? hashUtf8(text, seeds) : hashUtf16(text, seeds);
+  return finish(length);
+}
+
+function hashUtf8(text: string, seeds: LaneSeeds): number {
+  [h1, h2, h3, h4] = seeds;
+  let position = 0;
+  let carry = 0;
+  let total = 0;
+  do {
+    // Stryker disable next-line ConditionalExpression: substring(0) is the whole text; the shortcut saves a copy.
+    const rest = position === 0 ? text : text.substring(position);
+    const progress = encoder.encodeInto(rest, destinations[carry] as Uint8Array);
+    position += progress.read;
+    total += progress.written;
+    carry = mixBuffered(carry + progress.written);
+  } while (position < text.length);
+  mixTail(carry);
+  return total;
+}
+
+function hashUtf16(text: string, seeds: LaneSeeds): number {
+  h1 = seeds[0] ^ UTF16_SHIFT;
+  h2 = seeds[1] ^ UTF16_SHIFT;
+  h3 = seeds[2] ^ UTF16_SHIFT;
+  h4 = seeds[3] ^ UTF16_SHIFT;
+  let carry = 0;
+  // Stryker disable next-line EqualityOperator: one more round at the end adds no bytes and mixes nothing.
+  for (let start = 0; start < text.length; start += CHUNK_BYTES / 2) {
+    const end = Math.min(text.length, start + CHUNK_BYTES / 2);
+    let offset = carry;
+    for (let index = start; index < end; index++) {
+      const unit = text.charCodeAt(index);
+      bytes[offset++] = unit & 0xff;
+      bytes[offset++] = unit >>> 8;
+    }
+    carry = mixBuffered(offset);
+  }
+  mixTail(carry);
+  return text.length * 2;
+}
+
+/** Mixes every whole 16-byte block of the first `filled` bytes, moves the rest to the front, returns how many moved. */
+function mixBuffered(filled: number): number {
+  const blockBytes = filled & ~15;
+  prepareWords(blockBytes);
+  mixBlocks(blockBytes >> 2);
+  bytes.copyWithin(0, blockBytes, filled);
+  return filled - blockBytes;
+}
+
+function mixBlocks(wordCount: number): void {
+  let a = h1;
+  let b = h2;
+  let c = h3;
+  let d = h4;
+  for (let index = 0; index < wordCount; index += 4) {
+    let k1 = words[index] as number;
+    let k2 = words[index + 1] as number;
+    let k3 = words[index + 2] as number;
+    let k4 = words[index + 3] as number;
+    k1 = Math.imul(k1, C1);
+    k1 = Math.imul((k1 << 15) | (k1 >>> 17), C2);
+    a ^= k1;
+    a = (a << 19) | (a >>> 13);
+    a = (Math.imul(a + b, 5) + 0x561ccd1b) | 0;
+    k2 = Math.imul(k2, C2);
+    k2 = Math.imul((k2 << 16) | (k2 >>> 16), C3);
+    b ^= k2;
+    b = (b << 17) | (b >>> 15);
+    b = (Math.imul(b + c, 5) + 0x0bcaa747) | 0;
+    k3 = Math.imul(k3, C3);
+    k3 = Math.imul((k3 << 17) | (k3 >>> 15), C4);
+    c ^= k3;
+    c = (c << 15) | (c >>> 17);
+    c = (Math.imul(c + d, 5) + 0x96cd1c35) | 0;
+    k4 = Math.imul(k4, C4);
+    k4 = Math.imul((k4 << 18) | (k4 >>> 14), C1);
+    d ^= k4;
+    d = (d << 13) | (d >>> 19);
+    d = (Math.imul(d + a, 5) + 0x32ac3b17) | 0;
+  }
+  h1 = a;
+  h2 = b;
+  h3 = c;
+  h4 = d;
+}
+
+/** The last 0 to 15 bytes, at the front of the buffer: zero-padded they mix like the reference's byte-wise tail. */
+function mixTail(count: number): void {
+  // Stryker disable ConditionalExpression,EqualityOperator: the tail is zero-padded, and a zero word mixes in as 0
+  // (imul and rotate keep 0 at 0), so mixing a word of padding, or an empty tail, leaves the state as it was.
+  if (count === 0) return;
+  bytes.fill(0, count, 16);
+  prepareWords(16);
+  if (count > 12) h4 ^= Math.imul(rotate(Math.imul(words[3] as number, C4), 18), C1);
+  if (count > 8) h3 ^= Math.imul(rotate(Math.imul(words[2] as number, C3), 17), C4);
+  if (count > 4) h2 ^= Math.imul(rotate(Math.imul(words[1] as number, C2), 16), C3);
+  // Stryker restore ConditionalExpression,EqualityOperator
+  h1 ^= Math.imul(rotate(Math.imul(words[0] as number, C1), 15), C2);
+}
+
+function finish(length: number): string {
+  h1 ^= length;
+  h2 ^= length;
+  h3 ^= length;
+  h4 ^= length;
+  h1 = (h1 + h2 + h3 + h4) | 0;
+  h2 = (h2 + h1) | 0;
+  h3 = (h3 + h1) | 0;
+  h4 = (h4 + h1) | 0;
+  h1 = finalMix(h1);
+  h2 = finalMix(h2);
+  h3 = finalMix(h3);
+  h4 = finalMix(h4);
+  h1 = (h1 + h2 + h3 + h4) | 0;
+  h2 = (h2 + h1) | 0;
+  h3 = (h3 + h1) | 0;
+  h4 = (h4 + h1) | 0;
+  // 112 bits: all of the first three lanes and the high half of the fourth.
+  return hex(h1) + hex(h2) + hex(h3) + (HEX_BYTES[h4 >>> 24] as string) + (HEX_BYTES[(h4 >>> 16) & 0xff] as string);
+}
+
+function finalMix(lane: number): number {
+  let mixed = lane ^ (lane >>> 16);
+  mixed = Math.imul(mixed, 0x85ebca6b);
+  mixed ^= mixed >>> 13;
+  mixed = Math.imul(mixed, 0xc2b2ae35);
+  return mixed ^ (mixed >>> 16);
+}
+
+function rotate(word: number, bits: number): number {
+  return (word << bits) | (word >>> (32 - bits));
+}
+
+function hex(word: number): string {
+  return (
+    (HEX_BYTES[word >>> 24] as string) +
+    (HEX_BYTES[(word >>> 16) & 0xff] as string) +
+    (HEX_BYTES[(word >>> 8) & 0xff] as string) +
+    (HEX_BYTES[word & 0xff] as string)
+  );
+}

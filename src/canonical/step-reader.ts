@@ -1,0 +1,89 @@
+import { formKeyWith, stringKeyWith } from './comparison-key.js';
+import { type HashKey, seedsOfKey } from './hash-key.js';
+import { type ReadLimits, DEFAULT_LIMITS } from './limits.js';
+import type { LaneSeeds } from './murmur-hash.js';
+import { Walker } from './walker.js';
+
+/**
+ * Reads everything one step holds (every call's arguments, results and errors) against one budget, and hashes what
+ * it compares with a secret key. Make one per step and drop it with the step.
+ *
+ * - The budget: each value read may spend up to the per-value limits (`MAX_VALUES`, `MAX_CHARACTERS`), and all the
+ *   step's reads together up to `STEP_VALUES` values and `STEP_CHARACTERS` characters. Past it, values become
+ *   `[Truncated]` as within one value; {@link StepReader.truncated} counts the reads that were cut, so the guard can
+ *   say so, and {@link StepReader.budgetSpent} tells that the step's own budget ran out.
+ * - An object met again in the step is written from memory, not walked again (see `Walker` for when that applies;
+ *   the form is the one a new walk would write).
+ * - Tokens for long strings and huge bigints, and hashed keys, use the key's lane seeds: someone who controls tool
+ *   output but not the key cannot precompute two values with the same key.
+ *
+ * Keys from {@link StepReader.key}, {@link StepReader.formKey} and {@link StepReader.stringKey} are three different
+ * kinds: compare keys of one kind with each other only.
+ */
+export class StepReader {
+  private readonly walker: Walker;
+  private readonly seeds: LaneSeeds;
+  private readonly limits: ReadLimits;
+
+  /**
+   * @param hashKey - the guard's key (`createHashKey`, or one restored with `parseHashKey`)
+   * @param limits - the cut-offs; the documented defaults unless a test says otherwise
+   */
+  constructor(hashKey: HashKey, limits: ReadLimits = DEFAULT_LIMITS) {
+    this.seeds = seedsOfKey(hashKey);
+    this.limits = limits;
+    this.walker = new Walker(limits, this.seeds);
+  }
+
+  /**
+   * A value's canonical form, as `canonicalize` writes it but for the shared budget and the keyed hash in tokens of
+   * strings and bigints too long to write out. For tool arguments: the guard shows the start of it.
+   * @param value - anything
+   * @returns the form
+   */
+  form(value: unknown): string {
+    return this.walker.read(value, this.limits.longStringLength);
+  }
+
+  /**
+   * The comparison key of a form from {@link StepReader.form}: the form when it is short, otherwise its length and
+   * keyed hash.
+   * @param form - a form this reader wrote
+   * @returns the key
+   */
+  formKey(form: string): string {
+    return formKeyWith(form, this.seeds);
+  }
+
+  /**
+   * The comparison key of a value, for tool results and errors: two values read with the same budget left get equal
+   * keys exactly when their canonical forms are equal (barring hash collisions; a read the step's budget cuts short
+   * ends in `[Truncated]`, as {@link StepReader.truncated} tells). Strings longer than `RAW_STRING_LENGTH` are hashed
+   * raw, as tokens, instead of escaped, and no form is kept beyond the key.
+   * @param value - anything
+   * @returns the key
+   */
+  key(value: unknown): string {
+    return formKeyWith(this.walker.read(value, this.limits.rawStringLength), this.seeds);
+  }
+
+  /**
+   * The comparison key of a string, for tool names and step texts: quoted when short, otherwise a keyed token. Costs
+   * nothing from the budget and never escapes or lower-cases a long string.
+   * @param text - the string
+   * @returns the key
+   */
+  stringKey(text: string): string {
+    return stringKeyWith(text, this.seeds);
+  }
+
+  /** How many of this reader's reads were cut short (their form ends with `[Truncated]`). */
+  get truncated(): number {
+    return this.walker.truncatedReads;
+  }
+
+  /** Whether the step's own budget, of values or of characters, is spent: every further read is `[Truncated]`. */
+  get budgetSpent(): boolean {
+    return this.walker.stepBudgetSpent;
+  }
+}
