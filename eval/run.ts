@@ -37,7 +37,11 @@ if (request.kind === 'usage-error') {
 
 const folders = [join(here, 'data'), ...request.traces.map((folder) => resolve(folder))];
 const { files, skipped, missing } = listTraceFiles(folders);
-for (const folder of missing) console.error(`eval: no folder ${folder}`);
+if (missing.length > 0) {
+  // A folder asked for and not there would silently change what is measured: nothing is written.
+  for (const folder of missing) console.error(`eval: no folder ${folder}`);
+  process.exit(2);
+}
 for (const file of skipped) {
   if (!file.identical) console.error(`eval: ${file.path} differs from the ${file.source} read before it; skipped`);
 }
