@@ -1,93 +1,125 @@
 /**
- * `npm run eval [-- TRACES_DIR]`: replays every run of the trace set (`../shared/traces/*.jsonl.gz` beside the repo,
- * or the folder given as argument or in AGENT_LOOPGUARD_TRACES) under the default guard, each detector alone, a sweep of
- * the main thresholds and other agents' published rules, and writes eval/RESULTS.md. Without the trace set it says so
- * and exits 0. It reads and replays runs with the same modules as `agent-loopguard replay`.
+ * `npm run eval [-- --traces DIR ... --out DIR]`: replays every run of the trace files in eval/data (the MIT sources
+ * committed with the project) and of each folder given with `--traces` under the default guard, each detector alone,
+ * threshold sweeps and other agents' published rules, counts what steering would have done, and writes RESULTS.md and
+ * pareto.svg. It reads and replays runs with the same modules as `agent-loopguard replay`.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { formatInputError } from '../src/cli/report.js';
-import { readRuns, type RecordedRun } from '../src/cli/read-runs.js';
-import { addUsage, emptyUsage, labelRun, replayRun, summarize } from '../src/cli/replay.js';
-import { CONFIGURATIONS } from './configurations.js';
-import { formatResults, type SourceResults } from './format-results.js';
+import { EVAL_USAGE, parseEvalArguments } from './arguments.js';
+import { combineSources } from './combine.js';
+import { CONFIGURATIONS, DEFAULT_GUARD, HEADLINE, indexOf } from './configurations.js';
+import { listTraceFiles, loadRuns } from './corpus.js';
+import { formatResults, type CorpusFile } from './format-results.js';
+import { count } from './numbers.js';
+import type { SourceSteering } from './format-steering.js';
+import { paretoPoints } from './pareto-points.js';
+import { paretoSvg } from './pareto-svg.js';
+import { replaySource, STUCK_STATUS, type SourceResults } from './replay-source.js';
+import { addSteering, emptySteering, steerRun, sumSteering } from './steering.js';
+import type { RecordedRun } from '../src/cli/read-runs.js';
+import type { GuardOptions } from '../src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const tracesDir = resolve(process.argv[2] ?? process.env.AGENT_LOOPGUARD_TRACES ?? join(here, '..', '..', 'shared', 'traces'));
-const files = existsSync(tracesDir)
-  ? readdirSync(tracesDir)
-      .filter((name) => name.endsWith('.jsonl.gz'))
-      .sort()
-  : [];
-if (files.length === 0) {
-  console.log(`eval: no trace files (*.jsonl.gz) in ${tracesDir}; nothing to measure. Pass a folder or set AGENT_LOOPGUARD_TRACES.`);
+const root = resolve(here, '..');
+
+const request = parseEvalArguments(process.argv.slice(2));
+if (request.kind === 'help') {
+  process.stdout.write(EVAL_USAGE);
   process.exit(0);
 }
-
-const sources: SourceResults[] = [];
-let badInputs = 0;
-let replayMs = 0;
-for (const file of files) {
-  const runs: RecordedRun[] = [];
-  for await (const item of readRuns(join(tracesDir, file))) {
-    if (item.error === undefined) runs.push(item.run);
-    else {
-      badInputs++;
-      console.error(formatInputError(item.error));
-    }
-  }
-  const summaries = CONFIGURATIONS.map((configuration, i) => {
-    const started = performance.now();
-    const summary = summarize(runs.map((run) => replayRun(run, configuration.options)));
-    if (i === 0) replayMs += performance.now() - started;
-    return summary;
-  });
-  sources.push({
-    source: basename(file, '.jsonl.gz'),
-    runs: runs.length,
-    steps: runs.reduce((total, run) => total + run.steps.length, 0),
-    stuckUsage: runs
-      .filter((run) => labelRun(run.outcome) === 'stuck')
-      .reduce((totals, run) => addUsage(totals, run.steps), emptyUsage()),
-    hasCost: runs.some((run) => run.steps.some((step) => (step.usage?.costUsd ?? 0) > 0)),
-    summaries,
-  });
+if (request.kind === 'usage-error') {
+  process.stderr.write(`eval: ${request.message}\n\n${EVAL_USAGE}`);
+  process.exit(2);
 }
 
-const INTRO = `# How the guard fares on real agent runs
+const folders = [join(here, 'data'), ...request.traces.map((folder) => resolve(folder))];
+const { files, skipped, missing } = listTraceFiles(folders);
+if (missing.length > 0) {
+  // A folder asked for and not there would silently change what is measured: nothing is written.
+  for (const folder of missing) console.error(`eval: no folder ${folder}`);
+  process.exit(2);
+}
+for (const file of skipped) {
+  if (!file.identical) console.error(`eval: ${file.path} differs from the ${file.source} read before it; skipped`);
+}
+if (files.length === 0) {
+  console.error('eval: no trace files found; nothing to measure.');
+  process.exit(1);
+}
 
-Generated by \`npm run eval\` (eval/run.ts) from the development split of the project's trace set; figures only, no
-trace content. Each run is replayed through a fresh guard, step by step, with the modules behind
-\`agent-loopguard replay\`; the first stop verdict ends it.
+function steer(source: string, runs: readonly RecordedRun[], options: GuardOptions): SourceSteering {
+  const recorded = emptySteering();
+  const blocked = emptySteering();
+  for (const run of runs) {
+    addSteering(recorded, steerRun(run, options, STUCK_STATUS, 'recorded'));
+    addSteering(blocked, steerRun(run, options, STUCK_STATUS, 'blocked'));
+  }
+  return { source, recorded, blocked };
+}
 
-- **healthy** run: its task was resolved. A *false stop* is a fault stop (\`isFault\`) before its last step.
-- **stuck** run: unresolved, and its exit status contains \`exit_cost\` (it used up its call or cost budget). A
-  *catch* is a fault stop anywhere in it; the steps after the stop, and their tokens and cost, are what it saved.
-- **ambiguous** run: unresolved for another reason. Fault stops on these are neither right nor wrong; they are
-  counted apart.
-- "Alone" means every other built-in detector is off, \`maxSteps\` and \`finishReason\` included. Other agents'
-  rules are replayed the same way, as a custom detector with every built-in one off.
+const headlineOptions = CONFIGURATIONS[indexOf(HEADLINE)]?.options ?? {};
+const defaultOptions = CONFIGURATIONS[indexOf(DEFAULT_GUARD)]?.options ?? {};
+const sources: SourceResults[] = [];
+const steering: SourceSteering[] = [];
+const defaultSteering: SourceSteering[] = [];
+let badInputs = 0;
+let readMs = 0;
+let replayMs = 0;
+let steerMs = 0;
+for (const file of files) {
+  let started = performance.now();
+  const loaded = await loadRuns(file);
+  badInputs += loaded.badInputs;
+  readMs += performance.now() - started;
+  started = performance.now();
+  sources.push(replaySource(file.source, loaded.runs, CONFIGURATIONS));
+  replayMs += performance.now() - started;
+  started = performance.now();
+  steering.push(steer(file.source, loaded.runs, headlineOptions));
+  defaultSteering.push(steer(file.source, loaded.runs, defaultOptions));
+  steerMs += performance.now() - started;
+}
 
-Other agents' rules, as implemented in eval/other-agent-rules.ts (calls keyed by tool name plus
-\`JSON.stringify(args)\`, parallel calls taken one by one): Gemini CLI stops when a cycle of 1 to 5 calls repeats 5
-times in a row; Roo Code at the 4th identical call in a row; Cline at the 5th; OpenHands' stuck detector on 4 identical
-action-observation pairs in a row, 3 identical actions in a row that all failed (a call with an \`error\`: none of
-these traces records one, so this case cannot fire here), 3 identical agent messages in a row with no action, or the
-last 6 actions alternating A B A B A B with alternating observations.
+const total = combineSources(sources);
+const sumOf = (rows: readonly SourceSteering[]): SourceSteering => ({
+  source: total.source,
+  recorded: sumSteering(rows.map((row) => row.recorded)),
+  blocked: sumSteering(rows.map((row) => row.blocked)),
+});
+const corpus: CorpusFile[] = files.map((file) => ({ source: file.source, folder: relative(root, dirname(file.path)) || '.' }));
+const traceArguments = request.traces.map((folder) => ` --traces ${relative(root, resolve(folder)) || '.'}`).join('');
+const command = `npm run eval${traceArguments === '' ? '' : ` --${traceArguments}`}`;
 
-Sources (licences in the trace set's README): mini-swe-agent 1.15 with gemini-3-pro-preview on SWE-bench Verified
-(gruckion/mini-swe-agent, MIT; step limit 250, cost limit $3, cost per step recorded); SWE-agent 1.0.1 with
-SWE-agent-LM-32B on SWE-bench Verified (the \`20250511_sweagent_lm_32b\` submission, 75 calls a run; no licence, so
-only these aggregate figures are kept; input tokens estimated from prompt length, no cost); tau-bench airline with
-GPT-4o (sierra-research/tau-bench, MIT), one run per user turn.
-`;
+const out = request.out === undefined ? here : resolve(request.out);
+mkdirSync(out, { recursive: true });
+writeFileSync(
+  join(out, 'RESULTS.md'),
+  formatResults({
+    command,
+    files: corpus,
+    configurations: CONFIGURATIONS,
+    sources,
+    total,
+    steering: { rows: steering, total: sumOf(steering), defaultGuard: sumOf(defaultSteering) },
+  }),
+);
+writeFileSync(
+  join(out, 'pareto.svg'),
+  paretoSvg(paretoPoints(CONFIGURATIONS, total), {
+    healthyRuns: total.results[0]?.summary.healthy.runs ?? 0,
+    stuckRuns: total.results[0]?.summary.stuck.runs ?? 0,
+    title: `False stops against stuck runs caught: ${String(CONFIGURATIONS.length)} configurations, ${count(total.runs)} runs from ${String(files.length)} sources`,
+  }),
+);
 
-writeFileSync(join(here, 'RESULTS.md'), formatResults(sources, CONFIGURATIONS, INTRO));
-const totalRuns = sources.reduce((total, source) => total + source.runs, 0);
+const seconds = (ms: number): string => (ms / 1000).toFixed(1);
 console.log(
-  `eval: ${String(totalRuns)} runs from ${String(files.length)} files, ${String(CONFIGURATIONS.length)} rules each; ` +
-    `default guard replay of all runs took ${replayMs.toFixed(0)} ms on Node ${process.version}; wrote eval/RESULTS.md` +
+  `eval: ${String(total.runs)} runs (${String(total.steps)} steps) from ${String(files.length)} files, ` +
+    `${String(CONFIGURATIONS.length)} configurations each, plus steering twice under two guards; ` +
+    `read ${seconds(readMs)} s, replay ${seconds(replayMs)} s, steering ${seconds(steerMs)} s on Node ${process.version}; ` +
+    `wrote ${relative(root, join(out, 'RESULTS.md'))} and ${relative(root, join(out, 'pareto.svg'))}` +
     (badInputs > 0 ? ` (${String(badInputs)} bad inputs)` : ''),
 );

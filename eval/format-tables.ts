@@ -1,0 +1,86 @@
+/** The report's tables of stops: per source for one configuration, per configuration for one source, by stop code. */
+import type { Configuration } from './configurations.js';
+import { markdownTable } from './markdown-table.js';
+import { count, percent, ratio, short } from './numbers.js';
+import type { ConfigurationResult, SourceResults } from './replay-source.js';
+
+function resultAt(source: SourceResults, index: number): ConfigurationResult {
+  const result = source.results[index];
+  if (result === undefined) throw new Error(`${source.source}: no result for configuration ${String(index)}`);
+  return result;
+}
+
+/** Steps saved by the catches, out of all steps of the stuck runs. */
+function stepsSaved(source: SourceResults, result: ConfigurationResult): string {
+  const whole = source.stuckUsage.steps;
+  return whole === 0 ? '–' : `${count(result.summary.stuck.saved.steps)} of ${count(whole)} (${percent(result.summary.stuck.saved.steps, whole)})`;
+}
+
+/** Tokens (and cost, where recorded) saved by the catches, out of those of the stuck runs. */
+function tokensSaved(source: SourceResults, result: ConfigurationResult): string {
+  if (source.stuckUsage.steps === 0) return '–';
+  const whole = source.stuckUsage.totalTokens;
+  if (!source.hasTokens || whole === 0) return 'not recorded';
+  const { totalTokens, costUsd } = result.summary.stuck.saved;
+  const cost = source.hasCost && source.stuckUsage.costUsd > 0 ? `, $${costUsd.toFixed(2)} of $${source.stuckUsage.costUsd.toFixed(2)}` : '';
+  return `${short(totalTokens)} of ${short(whole)} (${percent(totalTokens, whole)})${cost}`;
+}
+
+function cells(source: SourceResults, result: ConfigurationResult): string[] {
+  const { healthy, stuck, ambiguous } = result.summary;
+  return [
+    ratio(healthy.falseStops, healthy.runs),
+    ratio(stuck.catches, stuck.runs),
+    stepsSaved(source, result),
+    tokensSaved(source, result),
+    ratio(ambiguous.faultStops, ambiguous.runs),
+  ];
+}
+
+const FIGURES = ['false stops (healthy)', 'catches (stuck)', 'steps saved (of stuck steps)', 'tokens saved (of stuck tokens)', 'fault stops (ambiguous)'];
+
+/**
+ * One configuration, a row per source and one for all of them.
+ * @param sources - per source results
+ * @param total - the sources combined
+ * @param index - the configuration's index
+ */
+export function perSourceTable(sources: readonly SourceResults[], total: SourceResults, index: number): string {
+  const rows = [...sources, total].map((source) => [
+    source === total ? `**${source.source}**` : source.source,
+    ...cells(source, resultAt(source, index)),
+  ]);
+  return markdownTable(['source', ...FIGURES], rows);
+}
+
+/**
+ * Every configuration on one source (or all sources combined).
+ * @param configurations - the rows
+ * @param source - the results
+ */
+export function perConfigurationTable(configurations: readonly Configuration[], source: SourceResults): string {
+  const rows = configurations.map((configuration, i) => [`${configuration.group}: ${configuration.name}`, ...cells(source, resultAt(source, i))]);
+  return markdownTable(['rule', ...FIGURES], rows);
+}
+
+/**
+ * Stuck runs caught, or healthy runs stopped early, by the stop code that did it: a row per source with any, and a
+ * total row.
+ * @param which - `catchesByCode` or `falseStopsByCode`
+ */
+export function byCodeTable(
+  sources: readonly SourceResults[],
+  total: SourceResults,
+  index: number,
+  which: 'catchesByCode' | 'falseStopsByCode',
+): string {
+  const codes = Object.keys(resultAt(total, index)[which]).sort();
+  if (codes.length === 0) return '(none)';
+  const rows = [...sources, total]
+    .filter((source) => Object.keys(resultAt(source, index)[which]).length > 0)
+    .map((source) => [
+      source === total ? `**${source.source}**` : source.source,
+      ...codes.map((code) => count(resultAt(source, index)[which][code] ?? 0)),
+    ]);
+  return markdownTable(['source', ...codes], rows);
+}
