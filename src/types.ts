@@ -159,17 +159,31 @@ export interface BudgetWarning {
 /**
  * Part of a step was not read because it went past a limit on what one step may hold; detection went on with the
  * rest. See the README's table of limits.
+ *
+ * - `toolCallsPerStep`: the step held more tool calls than are read; the ones past `maximum` were not seen.
+ * - `readPerStep`: the step's calls held more data than one step may read (`maximumValues` values or
+ *   `maximumCharacters` characters in all); `cutCalls` calls were read only in part, so they are compared with no
+ *   other call, and can neither repeat nor complete a loop.
  */
-export interface InputLimitWarning {
-  readonly code: 'INPUT_LIMIT';
-  /** Which limit: tool calls per step. */
-  readonly limit: 'toolCallsPerStep';
-  /** The limit's value. */
-  readonly maximum: number;
-  /** How many the step held. */
-  readonly given: number;
-  readonly detail: string;
-}
+export type InputLimitWarning =
+  | {
+      readonly code: 'INPUT_LIMIT';
+      readonly limit: 'toolCallsPerStep';
+      /** The limit's value. */
+      readonly maximum: number;
+      /** How many the step held. */
+      readonly given: number;
+      readonly detail: string;
+    }
+  | {
+      readonly code: 'INPUT_LIMIT';
+      readonly limit: 'readPerStep';
+      readonly maximumValues: number;
+      readonly maximumCharacters: number;
+      /** How many of the step's calls were read only in part. */
+      readonly cutCalls: number;
+      readonly detail: string;
+    };
 
 /** The detectors that watch for loops: they can warn before they stop. */
 export type LoopReason = 'repeated-tool-call' | 'oscillation' | 'no-progress' | 'stagnation';
@@ -414,6 +428,11 @@ export interface GuardSnapshot {
   readonly sums: Readonly<Record<keyof GuardSummary['totals'], string>>;
   /** The clock's reading when the run started, for the wall-clock part of `maxDurationMs`. */
   readonly startedAt: number;
+  /**
+   * The run's secret key for comparing tool output (32 hex characters). Keep snapshots where you keep the run's
+   * data: someone who reads the key can build tool output that the guard takes for a repeat.
+   */
+  readonly hashKey: string;
   /** The recorded steps (the last `historyLimit` of them, if set), as plain JSON. */
   readonly history: readonly JsonValue[];
   /** Each enabled detector's state, keyed by its `kind`. */

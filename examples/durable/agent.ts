@@ -73,8 +73,16 @@ export interface UninterruptedRun {
   readonly guard: Guard;
 }
 
-export function runUninterrupted(maxSteps = 100): UninterruptedRun {
-  const guard = createGuard(OPTIONS);
+/**
+ * Runs the scripted agent through one guard, never interrupted.
+ * @param hashKey - the secret key a durable run's guard compares with (its snapshots' `hashKey`): with it, this
+ *   guard's snapshots equal the durable run's field by field. Each new guard draws a key of its own.
+ * @param maxSteps - how far to go at most
+ */
+export function runUninterrupted(hashKey?: string, maxSteps = 100): UninterruptedRun {
+  // A snapshot is plain JSON: a new guard's, with the durable run's key, is where that run started.
+  const start = hashKey === undefined ? undefined : { snapshot: { ...createGuard(OPTIONS).snapshot(), hashKey } };
+  const guard = createGuard(OPTIONS, start);
   const verdicts: Verdict[] = [];
   const snapshots: GuardSnapshot[] = [];
   for (let index = 0; index < maxSteps; index++) {

@@ -80,9 +80,10 @@ try {
   console.log(explain(durable.verdict));
 
   // The same steps through one guard in this process, never interrupted.
-  const reference = runUninterrupted();
   const { row } = await showRun(setup);
-  const saved = JSON.parse(row.snapshot ?? 'null') as unknown;
+  const saved = JSON.parse(row.snapshot ?? 'null') as GuardSnapshot;
+  // With the key the run's first process drew, so the two guards' snapshots compare field by field.
+  const reference = runUninterrupted(saved.hashKey);
   const restored = createGuard(OPTIONS, { snapshot: saved }).snapshot(); // refuses a snapshot that does not fit
   // What the processes saved, step by step (a killed process saved nothing).
   const savedVerdicts = durable.processes.flatMap((worker) => worker.events.flatMap((event) => (event.event === 'saved' ? [event.verdict] : [])));

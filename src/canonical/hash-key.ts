@@ -50,16 +50,12 @@ export function createHashKey(random: RandomWords = randomWordsOf(globalThis)): 
 }
 
 /**
- * Checks a key read back from a snapshot.
+ * Whether a value read back from a snapshot is a key: 32 lowercase hex characters.
  * @param value - what was read
- * @param field - the field's name, for the error message
- * @returns the key
- * @throws TypeError naming the field when the value is not 32 lowercase hex characters
+ * @returns `true` for a key
  */
-export function parseHashKey(value: unknown, field: string): HashKey {
-  if (typeof value === 'string' && HASH_KEY_PATTERN.test(value)) return value;
-  const found = typeof value === 'string' ? `a string of ${String(value.length)} characters` : typeof value;
-  throw new TypeError(`${field} must be a hash key: 32 lowercase hexadecimal characters, got ${found}.`);
+export function isHashKey(value: unknown): value is HashKey {
+  return typeof value === 'string' && HASH_KEY_PATTERN.test(value);
 }
 
 /**
@@ -68,6 +64,13 @@ export function parseHashKey(value: unknown, field: string): HashKey {
  * @returns the lane seeds
  */
 export function seedsOfKey(key: HashKey): LaneSeeds {
+  // A guard reads every step with one key: parse it once, not per step.
+  if (key === lastKey) return lastSeeds;
   const word = (index: number): number => Number.parseInt(key.slice(index * 8, index * 8 + 8), 16) | 0;
-  return [word(0), word(1), word(2), word(3)];
+  lastSeeds = [word(0), word(1), word(2), word(3)];
+  lastKey = key;
+  return lastSeeds;
 }
+
+let lastKey = '';
+let lastSeeds: LaneSeeds = [0, 0, 0, 0];

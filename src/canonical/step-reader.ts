@@ -26,7 +26,7 @@ export class StepReader {
   private readonly limits: ReadLimits;
 
   /**
-   * @param hashKey - the guard's key (`createHashKey`, or one restored with `parseHashKey`)
+   * @param hashKey - the guard's key (`createHashKey`, or one restored from a snapshot)
    * @param limits - the cut-offs; the documented defaults unless a test says otherwise
    */
   constructor(hashKey: HashKey, limits: ReadLimits = DEFAULT_LIMITS) {
@@ -64,7 +64,17 @@ export class StepReader {
    * @returns the key
    */
   key(value: unknown): string {
-    return formKeyWith(this.walker.read(value, this.limits.rawStringLength), this.seeds);
+    return formKeyWith(this.rawForm(value), this.seeds);
+  }
+
+  /**
+   * A value's form with strings longer than `RAW_STRING_LENGTH` written as tokens: what {@link StepReader.key} hashes.
+   * For a value the guard needs both to compare and to read as text, in one walk.
+   * @param value - anything
+   * @returns the form
+   */
+  rawForm(value: unknown): string {
+    return this.walker.read(value, this.limits.rawStringLength);
   }
 
   /**

@@ -12,6 +12,10 @@ const LESS_THAN = 60;
 const GREATER_THAN = 62;
 const SLASH = 47;
 const HYPHEN = 45;
+const HASH = 35;
+
+// A long string or bigint in a canonical form, `#s<length>:<hash>` or `#n<bits>:<hash>`, is one opaque value.
+const TOKEN = /#[sn]\d+:[0-9a-f]{28}/y;
 
 const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 const isLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
@@ -37,6 +41,9 @@ function closes(opener: number, code: number): boolean {
  * - A quoted span (`"…"`, `'…'`, `` `…` `` or `` `…' ``) on one line, with at most 200 characters inside, becomes `""`.
  * - A run of `[A-Za-z0-9_]` that holds a digit becomes `0`: numbers, line counters, ids, hashes, dates.
  * - A run of whitespace becomes one space.
+ *
+ * - A token for a long string or bigint in a canonical form (`#s<length>:<hash>`) is kept whole: the text it stands
+ *   for was not read, so two tokens are one shape only when they stand for the same text.
  *
  * Everything else (words without digits, paths, punctuation) is kept, so a different file, listing or error message
  * still differs. Only the first and last 4 KB of a longer text are read. Linear: one pass, and the closing quote of
@@ -80,6 +87,14 @@ export function answerShape(text: string): string {
       }
       shape += digit ? '0' : source.slice(start, index);
       continue;
+    }
+    if (code === HASH) {
+      TOKEN.lastIndex = index;
+      if (TOKEN.test(source)) {
+        shape += source.slice(index, TOKEN.lastIndex);
+        index = TOKEN.lastIndex;
+        continue;
+      }
     }
     if (code === DOUBLE_QUOTE || code === APOSTROPHE || code === BACKTICK) {
       const close = findCloser(code, index + 1);

@@ -1,4 +1,5 @@
-import { comparisonKey } from '../canonical/stable-hash.js';
+import { formKeyWith } from '../canonical/comparison-key.js';
+import { type HashKey, seedsOfKey } from '../canonical/hash-key.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import { savedError } from '../snapshot/read-saved.js';
 import type { StopReason } from '../types.js';
@@ -16,11 +17,12 @@ import { stagnationDetector } from './stagnation.js';
  * Every enabled detector, in priority order: when several stop on one step, the earliest here wins. New, or restored
  * from the states a snapshot saved.
  * @param options - the resolved options
+ * @param hashKey - the run's key for comparisons
  * @param saved - each detector's saved state by kind, from a snapshot's `detectors`
  * @returns the detectors
  * @throws TypeError naming the snapshot field when a saved state is missing or does not fit
  */
-export function buildDetectors(options: ResolvedOptions, saved?: Readonly<Record<string, unknown>>): readonly Detector[] {
+export function buildDetectors(options: ResolvedOptions, hashKey: HashKey, saved?: Readonly<Record<string, unknown>>): readonly Detector[] {
   /** The saved state of a detector, and where it sits, when restoring. */
   const from = (kind: StopReason): [unknown, string] => {
     const path = `detectors.${kind}`;
@@ -38,7 +40,7 @@ export function buildDetectors(options: ResolvedOptions, saved?: Readonly<Record
     options.repeatedToolCall !== false && repeatedToolCallDetector(options.repeatedToolCall, ...from('repeated-tool-call')),
     options.oscillation !== false && oscillationDetector(options.oscillation, ...from('oscillation')),
     options.noProgress !== false && noProgressDetector(options.noProgress, historyLimit, ...from('no-progress')),
-    options.stagnation !== false && stagnationDetector(options.stagnation, comparisonKey, historyLimit, ...from('stagnation')),
+    options.stagnation !== false && stagnationDetector(options.stagnation, (text) => formKeyWith(text, seedsOfKey(hashKey)), historyLimit, ...from('stagnation')),
     options.custom.length > 0 && customDetector(options.custom, ...from('custom')),
   ];
   return detectors.filter((detector) => detector !== false);

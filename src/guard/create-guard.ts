@@ -1,4 +1,5 @@
 import type { Detector, Finding, RunTotals } from '../detectors/detector.js';
+import { createHashKey, type HashKey } from '../canonical/hash-key.js';
 import { buildDetectors } from '../detectors/registry.js';
 import { resolveOptions, type ResolvedOptions } from '../options/resolve-options.js';
 import { optionsFingerprint } from '../snapshot/fingerprint.js';
@@ -17,7 +18,6 @@ import type {
   StopReason,
   Verdict,
 } from '../types.js';
-import { toolCallLimitWarning } from './input-limit-warning.js';
 import { printable } from './printable.js';
 import { safeArray, safeRead } from './safe-read.js';
 import { toPlainJson } from './plain-json.js';
@@ -35,6 +35,11 @@ interface Run {
   readonly sums: RunSums;
   readonly totals: RunTotals;
   readonly startedAt: number;
+  /**
+   * The secret key of the run's comparisons: tool output cannot be built to look like other output without it. Saved
+   * in snapshots, so a restored guard compares as the one that saved it.
+   */
+  readonly hashKey: HashKey;
   /** The facts of the step being checked, loaded anew for each step. */
   readonly facts: LoadedStepFacts;
   /** The facts of a step being peeked at: totals of their own, so a peek changes none of the run's. */
@@ -80,14 +85,16 @@ function newRun(options: ResolvedOptions, saved?: unknown): Run {
   const startedAt = restored?.startedAt ?? readClock(now);
   const elapsed = (): number => readClock(now) - startedAt;
   const rules = (): readonly GuardStep[] => history.forRules();
+  const hashKey = restored?.hashKey ?? createHashKey();
   return {
-    detectors: buildDetectors(options, restored?.detectors),
+    detectors: buildDetectors(options, hashKey, restored?.detectors),
     history,
     sums,
     totals,
     startedAt,
-    facts: new LoadedStepFacts({ history: rules, elapsed, totals }),
-    peekFacts: new LoadedStepFacts({ history: rules, elapsed, totals: peekTotals }),
+    hashKey,
+    facts: new LoadedStepFacts({ history: rules, elapsed, totals, hashKey }),
+    peekFacts: new LoadedStepFacts({ history: rules, elapsed, totals: peekTotals, hashKey }),
     steps: restored?.steps ?? 0,
     toolCalls: restored?.toolCalls ?? 0,
     stops: restored?.stops ?? 0,
@@ -102,7 +109,8 @@ function newRun(options: ResolvedOptions, saved?: unknown): Run {
  */
 function judgeCalls(run: Run, calls: readonly GuardToolCall[], index: number): CallVerdict {
   // Name and arguments only: whatever else a caller passed says nothing before the call runs.
-  const reduced = reduceStep({ toolCalls: calls.map((call) => ({ name: safeRead(call, 'name'), args: safeRead(call, 'args') })) });
+  const asked = { toolCalls: calls.map((call) => ({ name: safeRead(call, 'name'), args: safeRead(call, 'args') })) };
+  const reduced = reduceStep(asked, run.hashKey, index);
   run.peekFacts.load(index, reduced);
   for (const detector of run.detectors) {
     if (!detector.judgesCalls) continue;
@@ -143,7 +151,7 @@ function afterRefusals(verdict: Verdict, refusal: CallVerdict | undefined): Verd
 function judge(run: Run, facts: LoadedStepFacts, reduced: ReducedStep, record: boolean): Verdict {
   let reason: StopReason | undefined;
   let finding: Finding | undefined;
-  let warnings: GuardWarning[] | undefined = reduced.unreadCalls === undefined ? undefined : [toolCallLimitWarning(reduced.unreadCalls)];
+  let warnings: GuardWarning[] | undefined = reduced.warnings === undefined ? undefined : [...reduced.warnings];
   // Every detector sees every step so its state stays right.
   for (const detector of run.detectors) {
     const result = detector.check(facts, record);
@@ -174,9 +182,9 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
 
   return {
     check(raw: GuardStep): Verdict {
-      const reduced = reduceStep(raw);
-      const { history, totals, facts } = run;
       const index = run.steps++;
+      const reduced = reduceStep(raw, run.hashKey, index);
+      const { history, totals, facts } = run;
       history.push(reduced.step);
       addStep(run.sums, totals, reduced.step);
       run.toolCalls += reduced.calls.length;
@@ -188,7 +196,7 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
     },
 
     peek(raw: GuardStep): Verdict {
-      const reduced: ReducedStep = reduceStep(raw);
+      const reduced: ReducedStep = reduceStep(raw, run.hashKey, run.steps);
       const { peekFacts } = run;
       addStep(copySums(run.sums), peekFacts.totals, reduced.step);
       peekFacts.load(run.steps, reduced);
@@ -243,6 +251,7 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
         // The exact totals, as decimal text: the doubles alone would lose what a later step may need.
         sums: Object.fromEntries(TOTAL_NAMES.map((name) => [name, run.sums[name].save()])),
         startedAt: run.startedAt,
+        hashKey: run.hashKey,
         history: run.history.snapshot().map((step) => toPlainJson(step)),
         detectors,
       };

@@ -13,13 +13,18 @@ export const MAX_NORMALIZED_TEXT = 4_194_304;
 /** Longest preview put into evidence. */
 export const PREVIEW_LENGTH = 120;
 
+/** Longest tool name put into evidence and details; a longer one is shortened as a preview is. */
+export const NAME_LENGTH = 1024;
+
 /**
  * Shortens text for evidence, marking the cut with an ellipsis. The cut never falls between the two halves of a
  * surrogate pair, so a preview is always well-formed where the text was.
+ * @param text - any text
+ * @param length - the longest result, ellipsis included
  */
-export function preview(text: string): string {
-  if (text.length <= PREVIEW_LENGTH) return text;
-  let end = PREVIEW_LENGTH - 1;
+export function preview(text: string, length = PREVIEW_LENGTH): string {
+  if (text.length <= length) return text;
+  let end = length - 1;
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
   return `${text.slice(0, end)}…`;

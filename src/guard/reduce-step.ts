@@ -1,10 +1,11 @@
-import { canonicalize } from '../canonical/canonicalize.js';
 import type { CallFacts } from '../detectors/detector.js';
-import { preview } from './normalize-text.js';
+import type { HashKey } from '../canonical/hash-key.js';
+import { StepReader } from '../canonical/step-reader.js';
+import type { GuardStep, GuardToolCall, GuardUsage, InputLimitWarning } from '../types.js';
+import { readLimitWarning, toolCallLimitWarning } from './input-limit-warning.js';
 import type { Mutable } from './mutable.js';
+import { NAME_LENGTH, preview } from './normalize-text.js';
 import { isFiniteNumber, readArray, safeRead, usableNumber } from './safe-read.js';
-import { comparisonKey } from '../canonical/stable-hash.js';
-import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
 
 /** A step read once: a sanitised copy for history, and the facts detectors compare. */
 export interface ReducedStep {
@@ -14,11 +15,19 @@ export interface ReducedStep {
   /** The calls that were refused before they ran (`blocked: true`): not part of the call sequence. */
   readonly blockedCalls: readonly GuardToolCall[];
   readonly finishReason: string | undefined;
-  /** How many tool calls the step held, when more than could be read. */
-  readonly unreadCalls?: number;
+  /** What of the step was not read, when a limit on one step's input was passed. */
+  readonly warnings: readonly InputLimitWarning[] | undefined;
 }
 
-function reduceCall(raw: unknown): { call: GuardToolCall; facts: CallFacts; blocked: boolean } | undefined {
+interface ReducedCall {
+  readonly call: GuardToolCall;
+  readonly facts: CallFacts;
+  readonly blocked: boolean;
+  /** The step's reading budget ran out while this call was read. */
+  readonly cut: boolean;
+}
+
+function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCall | undefined {
   const name = safeRead(raw, 'name');
   if (typeof name !== 'string') return undefined;
   const blocked = safeRead(raw, 'blocked') === true;
@@ -27,30 +36,42 @@ function reduceCall(raw: unknown): { call: GuardToolCall; facts: CallFacts; bloc
   const error = safeRead(raw, 'error');
   const failed = error !== undefined && error !== null;
 
-  const argsForm = canonicalize(args);
-  // JSON-quoting the name keeps "name + arguments" unambiguous whatever characters the name holds.
-  const signature = JSON.stringify(name) + comparisonKey(argsForm);
-  let outcome = signature;
+  const cutBefore = reader.truncated;
+  const argsForm = reader.form(args);
+  let signature = reader.stringKey(name) + reader.formKey(argsForm);
+  // Results and errors are compared with long strings hashed raw; their forms double as the text detectors read.
+  const resultForm = result === undefined ? undefined : reader.rawForm(result);
+  const errorForm = failed ? reader.rawForm(error) : undefined;
+  const cut = reader.budgetSpent && reader.truncated > cutBefore;
   let resultText: string | undefined;
   let errorText: string | undefined;
-  if (result !== undefined) {
-    const resultForm = canonicalize(result);
-    outcome += `\u0000r${comparisonKey(resultForm)}`;
+  if (cut) {
+    // Read in part, the call might look like another call read in part: it is made unlike every other call instead.
+    signature += `\u0000cut:${place}`;
+  } else {
     resultText = typeof result === 'string' ? result : resultForm;
-  }
-  if (failed) {
-    const errorForm = canonicalize(error);
-    outcome += `\u0000e${comparisonKey(errorForm)}`;
     errorText = typeof error === 'string' ? error : errorForm;
   }
+  let outcome = signature;
+  if (resultForm !== undefined) outcome += `\u0000r${reader.formKey(resultForm)}`;
+  if (errorForm !== undefined) outcome += `\u0000e${reader.formKey(errorForm)}`;
 
   const call: Mutable<GuardToolCall> = { name };
   if (args !== undefined) call.args = args;
   if (result !== undefined) call.result = result;
   if (error !== undefined) call.error = error;
   if (blocked) call.blocked = true;
-  const facts: CallFacts = { name, signature, outcome, argsPreview: preview(argsForm), argsLength: argsForm.length, resultText, errorText, failed };
-  return { call: Object.freeze(call), facts, blocked };
+  const facts: CallFacts = {
+    name: preview(name, NAME_LENGTH),
+    signature,
+    outcome,
+    argsPreview: preview(argsForm),
+    argsLength: argsForm.length,
+    resultText,
+    errorText,
+    failed,
+  };
+  return { call: Object.freeze(call), facts, blocked, cut };
 }
 
 function reduceUsage(raw: unknown): GuardUsage | undefined {
@@ -63,23 +84,35 @@ function reduceUsage(raw: unknown): GuardUsage | undefined {
   return Object.freeze(usage);
 }
 
-/** Reads everything usable from a step exactly once; anything unusable is left out, nothing throws. */
-export function reduceStep(raw: unknown): ReducedStep {
+/**
+ * Reads everything usable from a step exactly once; anything unusable is left out, nothing throws.
+ * @param raw - the step as given
+ * @param hashKey - the guard's key for its comparisons
+ * @param index - the step's index in the run: a call read only in part is marked with it, so it matches no other
+ * @returns the sanitised step and its facts
+ */
+export function reduceStep(raw: unknown, hashKey: HashKey, index: number): ReducedStep {
   const step: Mutable<GuardStep> = {};
   const calls: CallFacts[] = [];
   const blockedCalls: GuardToolCall[] = [];
+  let warnings: InputLimitWarning[] | undefined;
 
   const rawCalls = readArray(safeRead(raw, 'toolCalls'));
   if (rawCalls !== undefined) {
+    const reader = new StepReader(hashKey);
     const toolCalls: GuardToolCall[] = [];
+    let cutCalls = 0;
     for (const item of rawCalls.items) {
-      const reduced = reduceCall(item);
+      const reduced = reduceCall(item, reader, `${String(index)}:${String(toolCalls.length)}`);
       if (reduced === undefined) continue;
       toolCalls.push(reduced.call);
+      if (reduced.cut) cutCalls++;
       if (reduced.blocked) blockedCalls.push(reduced.call);
       else calls.push(reduced.facts);
     }
     step.toolCalls = Object.freeze(toolCalls);
+    if (rawCalls.length > rawCalls.items.length) (warnings ??= []).push(toolCallLimitWarning(rawCalls.length));
+    if (cutCalls > 0) (warnings ??= []).push(readLimitWarning(cutCalls));
   }
 
   const text = safeRead(raw, 'text');
@@ -97,6 +130,5 @@ export function reduceStep(raw: unknown): ReducedStep {
   const timestamp = safeRead(raw, 'timestamp');
   if (isFiniteNumber(timestamp)) step.timestamp = timestamp;
 
-  const reduced = { step: Object.freeze(step), calls, blockedCalls, finishReason: typeof finishReason === 'string' ? finishReason : undefined };
-  return rawCalls !== undefined && rawCalls.length > rawCalls.items.length ? { ...reduced, unreadCalls: rawCalls.length } : reduced;
+  return { step: Object.freeze(step), calls, blockedCalls, finishReason: typeof finishReason === 'string' ? finishReason : undefined, warnings };
 }

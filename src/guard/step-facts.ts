@@ -1,6 +1,8 @@
 import type { CallFacts, RunTotals, StepFacts } from '../detectors/detector.js';
 import type { GuardStep } from '../types.js';
-import { hashString } from '../canonical/stable-hash.js';
+import { formKeyWith } from '../canonical/comparison-key.js';
+import { seedsOfKey, type HashKey } from '../canonical/hash-key.js';
+import { hashText } from '../canonical/murmur-hash.js';
 import { MAX_NORMALIZED_TEXT, normalizeText, preview } from './normalize-text.js';
 import type { ReducedStep } from './reduce-step.js';
 
@@ -12,6 +14,8 @@ export interface FactsSource {
   readonly elapsed: () => number;
   /** The run's totals, including the current step. */
   readonly totals: Readonly<RunTotals>;
+  /** The run's key for comparisons. */
+  readonly hashKey: HashKey;
 }
 
 // Matches a string that holds something besides whitespace: exactly when its normalised form is not empty.
@@ -63,10 +67,9 @@ export class LoadedStepFacts implements StepFacts {
   get textKey(): string {
     const text = this.#text;
     // Too long to normalise whole: compared exactly, by length and hash of the text as given.
-    if (text !== undefined && text.length > MAX_NORMALIZED_TEXT) return `#t${String(text.length)}:${hashString(text)}`;
-    const normalized = this.#normalized;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: either form is a faithful key (barring hash collisions); the cut only saves memory.
-    return normalized.length <= 256 ? `=${normalized}` : `#${String(normalized.length)}:${hashString(normalized)}`;
+    const seeds = seedsOfKey(this.#source.hashKey);
+    if (text !== undefined && text.length > MAX_NORMALIZED_TEXT) return `#t${String(text.length)}:${hashText(text, seeds)}`;
+    return `=${formKeyWith(this.#normalized, seeds)}`;
   }
 
   get textPreview(): string {

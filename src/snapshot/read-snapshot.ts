@@ -1,3 +1,4 @@
+import { type HashKey, isHashKey } from '../canonical/hash-key.js';
 import { ExactSum } from '../guard/exact-sum.js';
 import { reduceStep } from '../guard/reduce-step.js';
 import { TOTAL_NAMES, type RunSums } from '../guard/run-totals.js';
@@ -18,6 +19,8 @@ export interface ReadSnapshot {
   readonly blockedBefore: boolean;
   readonly sums: RunSums;
   readonly startedAt: number;
+  /** The run's key for comparisons: a restored guard compares as the one that took the snapshot. */
+  readonly hashKey: HashKey;
   readonly history: readonly GuardStep[];
   readonly detectors: Readonly<Record<string, unknown>>;
 }
@@ -73,6 +76,8 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
   const kept = Math.min(steps, options.historyLimit ?? steps);
   const history = savedArray(snapshot.history, 'history', kept);
   if (history.length !== kept) savedError('history', `an array of ${String(kept)} steps`, history);
+  const { hashKey } = snapshot;
+  if (!isHashKey(hashKey)) savedError('hashKey', '32 lowercase hexadecimal characters', hashKey);
   return {
     steps,
     toolCalls: savedInteger(snapshot.toolCalls, 'toolCalls'),
@@ -81,8 +86,9 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
     blockedBefore: savedBoolean(snapshot.blockedBefore, 'blockedBefore'),
     sums: readSums(snapshot.sums),
     startedAt: savedNumber(snapshot.startedAt, 'startedAt'),
+    hashKey,
     // Read as any step is: whatever does not fit a step is left out, as `check` would have left it out.
-    history: history.map((step, index) => reduceStep(savedObject(step, `history[${String(index)}]`)).step),
+    history: history.map((step, index) => reduceStep(savedObject(step, `history[${String(index)}]`), hashKey, index).step),
     detectors: savedObject(snapshot.detectors, 'detectors'),
   };
 }

@@ -48,6 +48,25 @@ describe('answerShape', () => {
   });
 });
 
+describe('answerShape and tokens', () => {
+  const hash = 'a1b2c3d4e5f60718293a4b5c6d7e';
+
+  it('keeps a long string or bigint token whole, digits and all', () => {
+    expect(answerShape(`{"long":#s1025:${hash},"n":12}`)).toBe(`{"":#s1025:${hash},"":0}`);
+    expect(answerShape(`[#n70000:${hash}]`)).toBe(`[#n70000:${hash}]`);
+  });
+
+  it('tells apart results that differ only in a long string', () => {
+    expect(answerShape(`{"page":#s2000:${hash}}`)).not.toBe(answerShape(`{"page":#s2000:${'f'.repeat(28)}}`));
+  });
+
+  it('reads anything short of a token as usual', () => {
+    expect(answerShape('#s12:abc')).toBe('#0:abc');
+    expect(answerShape(`#x12:${hash}`)).toBe('#0:0');
+    expect(answerShape(`#s12:${hash.slice(1)}`)).toBe('#0:0');
+  });
+});
+
 describe('isContentless', () => {
   it.each(['', '   ', '[]', '{}', '0', '42', '<returncode>0</returncode><output></output>', '<out-put></out-put>', '{"": 1}'])(
     'finds no words in %j',

@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { reduceStep } from '../../src/guard/reduce-step.js';
+import { createHashKey } from '../../src/canonical/hash-key.js';
+import { reduceStep as reduceWithKey } from '../../src/guard/reduce-step.js';
 import { canonicalize, createGuard, stableHash, type GuardOptions, type GuardStep } from '../../src/index.js';
 import { nested } from '../support/huge-values.js';
+import { forgeCollision } from '../support/murmur-forgery.js';
 import { dangerousPayloads, expectPrototypesUntouched } from '../support/prototype-pollution.js';
+
+const KEY = createHashKey();
+const reduceStep = (raw: unknown) => reduceWithKey(raw, KEY, 0);
 
 describe('reduceStep keeps only what was given', () => {
   it('leaves out every field that was not supplied', () => {
     const reduced = reduceStep({});
     expect(reduced.step).toStrictEqual({});
     expect(Object.keys(reduced.step)).toEqual([]);
-    expect(reduced).toStrictEqual({ step: {}, calls: [], blockedCalls: [], finishReason: undefined });
+    expect(reduced).toStrictEqual({ step: {}, calls: [], blockedCalls: [], finishReason: undefined, warnings: undefined });
   });
 
   it('leaves out fields that are unusable', () => {
@@ -144,5 +149,118 @@ describe('reading steps: no prototype pollution', () => {
     const recorded = guard.history[0]?.toolCalls?.[0];
     expect(recorded?.args).toBe(args);
     expect(Object.keys(recorded?.args as object)).toEqual(['__proto__', 'constructor', 'prototype']);
+  });
+});
+
+describe('reduceStep compares with the guard key', () => {
+  it('gives repeated calls equal signatures and outcomes however their keys are ordered, and tells results apart', () => {
+    const page = 'result text '.repeat(20_000);
+    const { calls } = reduceStep({
+      toolCalls: [
+        { name: 'search', args: { q: 'loops', limit: 10 }, result: page },
+        { name: 'search', args: { limit: 10, q: 'loops' }, result: page },
+        { name: 'search', args: { limit: 10, q: 'loops' }, result: `${page}!` },
+        { name: 'fetch', args: { q: 'loops', limit: 10 }, error: new Error('down') },
+      ],
+    });
+    const [first, second, third, fourth] = calls;
+    expect(first?.signature).toBe(second?.signature);
+    expect(first?.outcome).toBe(second?.outcome);
+    expect(third?.signature).toBe(first?.signature);
+    expect(third?.outcome).not.toBe(first?.outcome);
+    expect(fourth?.signature).not.toBe(first?.signature);
+    expect(first?.argsPreview).toBe('{"limit":10,"q":"loops"}');
+    // A string result is read as itself, never escaped.
+    expect(first?.resultText).toBe(page);
+  });
+
+  it('reads a non-string result as its form, with strings over 1,024 characters as tokens', () => {
+    const [call] = reduceWithKey({ toolCalls: [{ name: 'read', result: { short: 'a"b', long: 'l'.repeat(1_025) } }] }, KEY, 0).calls;
+    expect(call?.resultText).toMatch(/^\{"long":#s1025:[0-9a-f]{28},"short":"a\\"b"\}$/);
+  });
+
+  it('compares alike under one key and differently under another', () => {
+    const step = { toolCalls: [{ name: 'n'.repeat(300), args: { text: 'a'.repeat(5000) }, result: { rows: ['r'.repeat(3000)] } }] };
+    expect(reduceWithKey(step, KEY, 0).calls).toEqual(reduceWithKey(step, KEY, 5).calls);
+    expect(reduceWithKey(step, createHashKey(), 0).calls[0]?.outcome).not.toBe(reduceWithKey(step, KEY, 0).calls[0]?.outcome);
+  });
+
+  it('cannot be made to take two results for one by a collision forged against the public seed', () => {
+    // Building a MurmurHash collision for a known seed takes milliseconds; stableHash keeps its public seed.
+    const [one, other] = forgeCollision(2_000);
+    expect(one).not.toBe(other);
+    expect(stableHash(one)).toBe(stableHash(other));
+    expect(stableHash({ page: one })).toBe(stableHash({ page: other }));
+
+    const options: GuardOptions = { ...ONLY_REPEATS, stagnation: false, repeatedToolCall: { threshold: 2, requireIdenticalResults: true } };
+    for (const [first, second] of [[one, other], [{ page: one }, { page: other }]]) {
+      const guard = createGuard(options);
+      expect(guard.check({ toolCalls: [{ name: 'read', args: { page: 1 }, result: first }] })).toEqual({ stop: false });
+      expect(guard.check({ toolCalls: [{ name: 'read', args: { page: 1 }, result: second }] })).toEqual({ stop: false });
+      expect(guard.check({ toolCalls: [{ name: 'read', args: { page: 1 }, result: second }] })).toMatchObject({ stop: true, evidence: { identicalResults: true } });
+    }
+  });
+
+  it('keeps the key of a restored guard: a snapshot carries it', () => {
+    const options: GuardOptions = { ...ONLY_REPEATS, stagnation: false, repeatedToolCall: { threshold: 2, requireIdenticalResults: true } };
+    const long = 'z'.repeat(5_000);
+    const guard = createGuard(options);
+    guard.check({ toolCalls: [{ name: 'read', result: long }] });
+    const restored = createGuard(options, { snapshot: JSON.parse(JSON.stringify(guard.snapshot())) as unknown });
+    expect(restored.check({ toolCalls: [{ name: 'read', result: long }] })).toMatchObject({ stop: true, evidence: { identicalResults: true } });
+  });
+});
+
+describe("reduceStep within one step's reading budget", () => {
+  // 99,998 numbers, the array and the result: 100,000 values a call, so 20 calls spend the 2,000,000 a step may read.
+  const calls = (count: number): { name: string; args: number[]; result: string }[] =>
+    Array.from({ length: count }, (_, index) => ({ name: 'dump', args: new Array<number>(99_998).fill(index), result: 'ok' }));
+
+  it('reads 20 calls whole and says nothing', () => {
+    const reduced = reduceStep({ toolCalls: calls(20) });
+    expect(reduced.warnings).toBeUndefined();
+    expect(new Set(reduced.calls.map((call) => call.signature)).size).toBe(20);
+  });
+
+  it('makes each call read in part unlike every other, and says how many there were', () => {
+    const reduced = reduceWithKey({ toolCalls: calls(25) }, KEY, 7);
+    expect(reduced.calls.slice(20).map((call) => call.signature.slice(-9))).toEqual(['\u0000cut:7:20', '\u0000cut:7:21', '\u0000cut:7:22', '\u0000cut:7:23', '\u0000cut:7:24']);
+    expect(reduced.calls.slice(19).map((call) => call.resultText)).toEqual(['ok', undefined, undefined, undefined, undefined, undefined]);
+    expect(reduced.warnings).toEqual([
+      {
+        code: 'INPUT_LIMIT',
+        limit: 'readPerStep',
+        maximumValues: 2_000_000,
+        maximumCharacters: 67_108_864,
+        cutCalls: 5,
+        detail: "The step's tool calls held more than one step may read (2000000 values or 67108864 characters); 5 calls were read in part and compared with no other.",
+      },
+    ]);
+    expect(reduceWithKey({ toolCalls: calls(21) }, KEY, 0).warnings?.[0]).toMatchObject({ cutCalls: 1, detail: expect.stringMatching(/; 1 call was read in part/) as unknown });
+  });
+
+  it('never takes calls read in part for repeats, and the verdict says they were cut', () => {
+    // Without the mark, the five cut calls would all read "[Truncated]" and repeat each other.
+    const guard = createGuard({ ...ONLY_REPEATS, stagnation: false, repeatedToolCall: { threshold: 5 } });
+    expect(guard.check({ toolCalls: calls(25) })).toMatchObject({ stop: false, warnings: [{ code: 'INPUT_LIMIT', limit: 'readPerStep', cutCalls: 5 }] });
+  });
+
+  it('reads a step of 1,000 calls that share one sparse million-slot array within the budget', () => {
+    const sparse = new Array<unknown>(1_000_000);
+    sparse[999_999] = 'end';
+    const guard = createGuard({ ...ONLY_REPEATS, stagnation: false });
+    const verdict = guard.check({ toolCalls: Array.from({ length: 1_000 }, (_, index) => ({ name: 'load', args: { sparse, index } })) });
+    expect(verdict.stop).toBe(false);
+    expect(verdict.warnings).toMatchObject([{ code: 'INPUT_LIMIT', limit: 'readPerStep' }]);
+    expect(guard.summary().toolCalls).toBe(1_000);
+  });
+});
+
+describe('reduceStep tool names', () => {
+  it('shows at most 1,024 characters of a name, and keys it by the whole name', () => {
+    const [call, other] = reduceStep({ toolCalls: [{ name: `${'n'.repeat(2_000)}a` }, { name: `${'n'.repeat(2_000)}b` }] }).calls;
+    expect(call?.name).toBe(`${'n'.repeat(1_023)}…`);
+    expect(call?.signature).not.toBe(other?.signature);
+    expect(reduceStep({ toolCalls: [{ name: 'n'.repeat(1_024) }] }).calls[0]?.name).toBe('n'.repeat(1_024));
   });
 });

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { hashString } from '../../src/canonical/stable-hash.js';
+import { createHashKey, seedsOfKey } from '../../src/canonical/hash-key.js';
+import { hashText } from '../../src/canonical/murmur-hash.js';
 import { MAX_NORMALIZED_TEXT } from '../../src/guard/normalize-text.js';
 import { reduceStep } from '../../src/guard/reduce-step.js';
 import { LoadedStepFacts } from '../../src/guard/step-facts.js';
 import type { GuardStep } from '../../src/index.js';
 
+const hashKey = createHashKey();
+const hash = (text: string): string => hashText(text, seedsOfKey(hashKey));
 const totals = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0, durationMs: 0 };
 
 function load(step: GuardStep, elapsed: () => number = () => 0): LoadedStepFacts {
-  const facts = new LoadedStepFacts({ history: () => [step], elapsed, totals });
-  facts.load(3, reduceStep(step));
+  const facts = new LoadedStepFacts({ history: () => [step], elapsed, totals, hashKey });
+  facts.load(3, reduceStep(step, hashKey, 3));
   return facts;
 }
 
@@ -18,13 +21,13 @@ describe('LoadedStepFacts', () => {
     expect(load({ text: '  Hello\n  WORLD ' }).textKey).toBe('=hello world');
     expect(load({}).textKey).toBe('=');
     const long = 'a'.repeat(300);
-    expect(load({ text: long.toUpperCase() }).textKey).toBe(`#300:${hashString(long)}`);
+    expect(load({ text: long.toUpperCase() }).textKey).toBe(`=#300:${hash(long)}`);
   });
 
   it('keys a text too long to normalise by its own length and hash, and previews its normalised start', () => {
     const giant = `Start ${'x'.repeat(MAX_NORMALIZED_TEXT)}`;
     const facts = load({ text: giant });
-    expect(facts.textKey).toBe(`#t${String(giant.length)}:${hashString(giant)}`);
+    expect(facts.textKey).toBe(`#t${String(giant.length)}:${hash(giant)}`);
     expect(facts.textPreview).toBe(`start ${'x'.repeat(113)}…`);
     expect(facts.hasText).toBe(true);
   });
@@ -47,7 +50,7 @@ describe('LoadedStepFacts', () => {
     expect(facts.elapsedMs).toBe(10);
     expect(facts.elapsedMs).toBe(10);
     expect(load({}, () => Number.NaN).elapsedMs).toBe(0);
-    facts.load(4, reduceStep({}));
+    facts.load(4, reduceStep({}, hashKey, 4));
     expect(facts.elapsedMs).toBe(20);
   });
 

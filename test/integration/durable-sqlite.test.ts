@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard } from '../../src/index.js';
 import type { GuardSnapshot, Verdict } from '../../src/index.js';
-import { OPTIONS, runUninterrupted, scriptedStep } from '../../examples/durable/agent.js';
+import { OPTIONS, runUninterrupted, scriptedStep, type UninterruptedRun } from '../../examples/durable/agent.js';
 import { node22, runDurable, runWorker, showRun } from '../../examples/durable/processes.js';
 import type { DurableRun, WorkerProcess, WorkerSetup } from '../../examples/durable/processes.js';
 import type { RunRow, SavedStep } from '../../examples/durable/store.js';
@@ -35,6 +35,12 @@ afterAll(() => {
 
 /** The uninterrupted run, in this process: what every durable run must match. */
 const reference = runUninterrupted();
+
+/** The uninterrupted run with the key the durable run's guard drew, so snapshots compare whole. */
+async function referenceFor(setup: WorkerSetup): Promise<UninterruptedRun> {
+  const { row } = await showRun(setup);
+  return runUninterrupted((JSON.parse(row.snapshot ?? 'null') as GuardSnapshot).hashKey);
+}
 
 interface Kill {
   readonly worker: WorkerProcess;
@@ -66,7 +72,7 @@ function verdictChecked(worker: WorkerProcess): Verdict | undefined {
 }
 
 /** What every durable run must show, whichever processes were killed. */
-function expectSameAsUninterrupted({ run, kills }: { run: DurableRun; kills: readonly Kill[] }, killAt: readonly number[]): void {
+function expectSameAsUninterrupted({ run, kills }: { run: DurableRun; kills: readonly Kill[] }, killAt: readonly number[], reference: UninterruptedRun): void {
   const steps = reference.stoppedAt + 1;
   // One process per step, plus one per kill.
   expect(run.processes).toHaveLength(steps + killAt.length);
@@ -116,7 +122,7 @@ function expectSameAsUninterrupted({ run, kills }: { run: DurableRun; kills: rea
 }
 
 /** The database at the end: the last snapshot is the uninterrupted guard's, and restored it behaves the same. */
-async function expectFinalState(setup: WorkerSetup, kills: readonly Kill[]): Promise<void> {
+async function expectFinalState(setup: WorkerSetup, kills: readonly Kill[], reference: UninterruptedRun): Promise<void> {
   const { row, log } = await showRun(setup);
   expect(row.next).toBe(reference.stoppedAt + 1);
   expect(JSON.parse(row.verdict ?? 'null')).toEqual(reference.verdicts.at(-1));
@@ -131,7 +137,7 @@ async function expectFinalState(setup: WorkerSetup, kills: readonly Kill[]): Pro
   expect(row.snapshot).toBe(JSON.stringify(reference.snapshot));
 
   const restored = createGuard(OPTIONS, { snapshot: saved });
-  const uninterrupted = runUninterrupted().guard;
+  const uninterrupted = runUninterrupted(saved.hashKey).guard;
   expect(restored.snapshot()).toEqual(reference.snapshot);
   expect(restored.summary()).toEqual(uninterrupted.summary());
   expect(restored.history).toEqual(uninterrupted.history);
@@ -155,14 +161,15 @@ describe('a durable run on node:sqlite, one process per step, killed between che
     async () => {
       const killAt = [5];
       const result = await durableRun('middle', killAt);
-      expectSameAsUninterrupted(result, killAt);
-      await expectFinalState(result.setup, result.kills);
+      const reference = await referenceFor(result.setup);
+      expectSameAsUninterrupted(result, killAt, reference);
+      await expectFinalState(result.setup, result.kills, reference);
 
       // A process started after the stop finds the run over and changes nothing.
       const late = await runWorker(result.setup, false);
       expect(late.code).toBe(0);
       expect(late.events).toEqual([{ event: 'finished', pid: late.pid, step: reference.stoppedAt, verdict: reference.verdicts.at(-1) }]);
-      await expectFinalState(result.setup, result.kills);
+      await expectFinalState(result.setup, result.kills, reference);
     },
     TIMEOUT_MS,
   );
@@ -172,10 +179,11 @@ describe('a durable run on node:sqlite, one process per step, killed between che
     async () => {
       const killAt = [0, 8, 8];
       const result = await durableRun('edges', killAt);
-      expectSameAsUninterrupted(result, killAt);
+      const reference = await referenceFor(result.setup);
+      expectSameAsUninterrupted(result, killAt, reference);
       // The killed processes at step 8 had already seen the stop; it was not recorded, so the run went on to redo it.
       for (const kill of result.kills.slice(1)) expect(verdictChecked(kill.worker)).toMatchObject({ stop: true, code: 'REPEATED_TOOL_CALL' });
-      await expectFinalState(result.setup, result.kills);
+      await expectFinalState(result.setup, result.kills, reference);
     },
     TIMEOUT_MS,
   );

@@ -49,7 +49,7 @@ describe('restoring a snapshot', () => {
 
   it('writes version 1, the options fingerprint, counts, totals, exact sums, the clock, history and each detector', () => {
     const snapshot = snapshotJson() as unknown as GuardSnapshot;
-    expect(Object.keys(snapshot)).toEqual(['version', 'options', 'steps', 'toolCalls', 'stops', 'lastVerdict', 'blockedBefore', 'totals', 'sums', 'startedAt', 'history', 'detectors']);
+    expect(Object.keys(snapshot)).toEqual(['version', 'options', 'steps', 'toolCalls', 'stops', 'lastVerdict', 'blockedBefore', 'totals', 'sums', 'startedAt', 'hashKey', 'history', 'detectors']);
     expect(snapshot).toMatchObject({ version: 1, steps: 3, toolCalls: 4, stops: 0, startedAt: 0, sums: { costUsd: '0.1', inputTokens: '0' } });
     expect(Object.keys(snapshot.detectors)).toEqual(['finish-reason', 'budget', 'max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'stagnation', 'custom']);
     expect(snapshot.options['oscillation.maxPeriod']).toMatch(/^[0-9a-f]{12}$/);
@@ -92,6 +92,8 @@ describe('restoring a snapshot', () => {
     ['a sum that is not a decimal', ['sums', 'costUsd', '1e5'], 'sums.costUsd', 'decimal digits with at most one point, got "1e5"'],
     ['a missing sum', ['sums', 'durationMs', undefined], 'sums.durationMs', 'a string, got undefined'],
     ['a clock start that is not a number', ['startedAt', 'now'], 'startedAt', 'a finite number'],
+    ['a hash key that is not one', ['hashKey', 'A'.repeat(32)], 'hashKey', '32 lowercase hexadecimal characters, got "AAAA'],
+    ['no hash key', ['hashKey', undefined], 'hashKey', '32 lowercase hexadecimal characters, got undefined'],
     ['history longer than the steps allow', ['history', [{}, {}, {}, {}]], 'history', 'an array of at most 3 items'],
     ['history shorter than kept', ['history', [{}]], 'history', 'an array of 3 steps'],
     ['a step that is not an object', ['history', 1, 'text'], 'history[1]', 'an object, got "text"'],

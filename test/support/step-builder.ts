@@ -34,6 +34,9 @@ export const ALL_OFF = {
   budget: false,
 } as const;
 
+/** The key facts are compared by in detector tests: fixed, so keys in expectations are stable. */
+export const TEST_HASH_KEY = '0123456789abcdef0123456789abcdef';
+
 /**
  * The facts a guard would give its detectors for `step` as the run's step `index`: read by the guard's own
  * `reduceStep` and `LoadedStepFacts`, with the history holding just this step and the given totals and clock.
@@ -44,8 +47,8 @@ export function factsOf(
   totals: RunTotals = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0, durationMs: 0 },
   elapsedMs = 0,
 ): StepFacts {
-  const reduced = reduceStep(step);
-  const facts = new LoadedStepFacts({ history: () => [reduced.step], elapsed: () => elapsedMs, totals });
+  const reduced = reduceStep(step, TEST_HASH_KEY, index);
+  const facts = new LoadedStepFacts({ history: () => [reduced.step], elapsed: () => elapsedMs, totals, hashKey: TEST_HASH_KEY });
   facts.load(index, reduced);
   return facts;
 }
