@@ -5,7 +5,7 @@
  */
 import { loopMessage, loopWarnings } from '../guard/loop-message.js';
 import { safeArray, safeRead, usableNumber } from '../guard/safe-read.js';
-import type { Guard, GuardOptions, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
+import type { CallVerdict, Guard, GuardOptions, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import { guardMaker, parseArguments, refusalStop, stopLine, type CallRefusal } from './per-run-guard.js';
 
 export type { CallRefusal } from './per-run-guard.js';
@@ -140,6 +140,8 @@ interface RunRecord {
   readonly runContext: AgentsRunContextLike;
   /** Calls of the turn in progress, by call id. */
   calls: Map<unknown, SeenCall>;
+  /** What the guardrail answered for each call of the turn in progress, by call id. */
+  judged: Map<unknown, CallVerdict>;
   /** Calls of the turn in progress the guardrail refused, by call id. */
   refused: Map<unknown, CallRefusal>;
   /** Calls of the turn in progress the guardrail let through, in order: what `judgeCall` counts as earlier. */
@@ -191,6 +193,7 @@ export function loopGuardForAgents(
         guard: newGuard(runContext),
         runContext,
         calls: new Map(),
+        judged: new Map(),
         refused: new Map(),
         allowed: [],
         // From zero: the first step carries every token the run spent before it (model calls before the first tool).
@@ -225,18 +228,24 @@ export function loopGuardForAgents(
       const toolCall = safeRead(data, 'toolCall') as AgentsFunctionCallLike;
       if (!isObject(runContext)) return Promise.resolve({ behavior: { type: 'allow' } });
       const record = recordOf(runContext);
-      const call = seeCall(record, toolCall);
-      const verdict = record.guard.judgeCall(call, record.allowed);
-      if (!verdict.block) {
-        record.allowed.push(call);
-        return Promise.resolve({ behavior: { type: 'allow' } });
+      const id = safeRead(toolCall, 'callId');
+      // With `preApprovalInputGuardrails`, the SDK runs a tool's guardrails before the approval and again after it:
+      // the same call gets the same answer, and counts once.
+      let verdict = record.judged.get(id);
+      if (verdict === undefined) {
+        const call = seeCall(record, toolCall);
+        verdict = record.guard.judgeCall(call, record.allowed);
+        record.judged.set(id, verdict);
+        if (!verdict.block) record.allowed.push(call);
+        else {
+          record.refused.set(id, verdict);
+          options?.onBlock?.(verdict, toolCall, runContext);
+          if (throwOnBlock) stopRun(record, refusalStop(verdict));
+        }
       }
-      record.refused.set(safeRead(toolCall, 'callId'), verdict);
-      options?.onBlock?.(verdict, toolCall, runContext);
+      if (!verdict.block) return Promise.resolve({ behavior: { type: 'allow' } });
       if (!throwOnBlock) return Promise.resolve({ behavior: { type: 'rejectContent', message: verdict.message } });
-      const stop = refusalStop(verdict);
-      stopRun(record, stop);
-      return Promise.resolve({ behavior: { type: 'throwException' }, outputInfo: stop });
+      return Promise.resolve({ behavior: { type: 'throwException' }, outputInfo: record.stop });
     },
   };
 
@@ -266,6 +275,7 @@ export function loopGuardForAgents(
     const verdict = record.guard.check({ toolCalls, finishReason: 'tool-calls', usage });
     record.verdict = verdict;
     record.calls = new Map();
+    record.judged = new Map();
     record.refused = new Map();
     record.allowed = [];
     if (verdict.stop) {

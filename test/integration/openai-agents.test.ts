@@ -249,6 +249,42 @@ describe('loopGuardForAgents across agents and tools', () => {
     expect(behaviour).toEqual(['theirs', 'theirs']);
   });
 
+  it('counts a call once when the SDK runs its guardrails before and after an approval, across the resumed run', async () => {
+    const { observed, loop } = observedGuard();
+    let runs = 0;
+    const search = tool({
+      name: 'search',
+      description: 'Search the web.',
+      parameters: z.object({ query: z.string() }),
+      needsApproval: true,
+      execute: ({ query }) => {
+        runs++;
+        return `No results for ${query}.`;
+      },
+    });
+    const model = new ScriptedModel((_input, index): AgentsTurn =>
+      index < 2 ? { calls: [{ id: `search-${String(index)}`, name: 'search', input: { query: 'agent loops' } }] } : { text: 'Nothing found.' },
+    );
+    const agent = loop.guardAgent(new Agent({ name: 'careful', model, tools: [search] }));
+    const options = { callModelInputFilter: loop.callModelInputFilter, toolExecution: { preApprovalInputGuardrails: true } };
+
+    let result = await run(agent, 'Find it.', options);
+    let approvals = 0;
+    while (result.interruptions.length > 0) {
+      for (const interruption of result.interruptions) result.state.approve(interruption);
+      approvals++;
+      result = await run(agent, result.state, options);
+    }
+
+    // Judged twice each (before and after its approval), the second identical call is still only the second.
+    expect(approvals).toBe(2);
+    expect(runs).toBe(2);
+    expect(result.finalOutput).toBe('Nothing found.');
+    expect(observed.blocks).toEqual([]);
+    expect(observed.warnings).toHaveLength(1);
+    expect(loop.guardOf(result)?.history).toHaveLength(2);
+  });
+
   it('refuses to wire an agent whose toolUseBehavior it cannot take the place of', () => {
     const { loop } = observedGuard();
     expect(() => loop.guardAgent(new Agent({ name: 'first', toolUseBehavior: 'stop_on_first_tool' }))).toThrow(/stop_on_first_tool/);
