@@ -152,7 +152,8 @@ export function toClaudeHooks(
 
   const preToolUse: ClaudeHookCallback = (input) => {
     const record = recordOf(input);
-    const call: GuardToolCall = { name: String(safeRead(input, 'tool_name')), args: safeRead(input, 'tool_input') };
+    // A name that is not a string is passed on as it is: the guard ignores such a call.
+    const call: GuardToolCall = { name: safeRead(input, 'tool_name') as string, args: safeRead(input, 'tool_input') };
     const verdict = record.guard.judgeCall(call, record.allowed);
     if (!verdict.block) {
       record.allowed.push(call);
@@ -174,7 +175,7 @@ export function toClaudeHooks(
     const record = recordOf(input);
     const toolCalls = safeArray(safeRead(input, 'tool_calls')).map((entry): GuardToolCall => {
       const id = safeRead(entry, 'tool_use_id');
-      const name = String(safeRead(entry, 'tool_name'));
+      const name = safeRead(entry, 'tool_name') as string;
       const args = safeRead(entry, 'tool_input');
       // A denied call never ran: its `tool_response` is the denial, not the tool's answer. A failed one's is the error.
       if (record.refused.has(id)) return { name, args, blocked: true };

@@ -210,7 +210,8 @@ export function loopGuardForAgents(
   }
 
   function seeCall(record: RunRecord, toolCall: unknown): SeenCall {
-    const call = { name: String(safeRead(toolCall, 'name')), args: parseArguments(safeRead(toolCall, 'arguments')) };
+    // A name that is not a string is passed on as it is: the guard ignores such a call.
+    const call = { name: safeRead(toolCall, 'name') as string, args: parseArguments(safeRead(toolCall, 'arguments')) };
     record.calls.set(safeRead(toolCall, 'callId'), call);
     return call;
   }
@@ -258,7 +259,7 @@ export function loopGuardForAgents(
       const rawItem = safeRead(safeRead(result, 'runItem'), 'rawItem');
       const id = safeRead(rawItem, 'callId');
       const seen = record.calls.get(id);
-      const name = seen?.name ?? String(safeRead(rawItem, 'name'));
+      const name = seen?.name ?? (safeRead(rawItem, 'name') as string);
       // A call the guard never saw start (a tool run without the guardrail on an agent that was not wired) gets
       // arguments that equal nothing else: guessing them equal could stop a healthy run.
       const args = seen === undefined ? { '(arguments not seen)': id } : seen.args;
