@@ -4,7 +4,9 @@
 #      for a bundler consumer without Node's types, using this project's own TypeScript;
 #   2. on every requested Node, `import` and `require` expose the same export names and both work: a default guard,
 #      runAgentLoop and withGuard each stop the third identical tool call with reason `repeated-tool-call`;
-#   3. if the package declares a `bin`, every command starts on every requested Node (`--help` exits 0).
+#   3. if the package declares a `bin`, every command starts on every requested Node (`--help` exits 0);
+#   4. every subpath export (read from the exports map) type-checks for the same consumers, and on every requested Node
+#      `import` and `require` of it expose the same names; the adapters among them stop a looping run of hand-made shapes.
 #
 # Usage: scripts/smoke-pack.sh [NODE...]   (run `npm run build` first)
 #   NODE is a major version (18, 20, 22, 24; other than the current one it comes from scripts/node-bin.sh) or the path
@@ -14,6 +16,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 package_name=$(node -p 'require("./package.json").name')
+# Subpath exports such as "./openai-agents", without the "./" (package.json itself is not code).
+read -ra subpaths <<<"$(node -p 'Object.keys(require("./package.json").exports).filter((key) => key.startsWith("./") && key !== "./package.json").map((key) => key.slice(2)).join(" ")')"
 if [[ $# -gt 0 ]]; then node_specs=("$@"); else read -ra node_specs <<<"${AGENT_LOOPGUARD_SMOKE_NODES:-18 20 22 24}"; fi
 [[ ${#node_specs[@]} -gt 0 ]] || { echo "smoke: no Node version to test on" >&2; exit 1; }
 [[ -f dist/index.js && -f dist/index.cjs ]] || { echo "smoke: dist/ is missing: run npm run build first" >&2; exit 1; }
@@ -120,6 +124,75 @@ if (typeof manifest.version !== 'string') throw new Error('package.json is not r
 require('./exercise.cjs')(lib).then((report) => console.log(JSON.stringify(report)));
 JS
 
+# The subpaths: both module formats load each one (their reports must be byte-identical too), and an adapter with a
+# check below must stop a loop fed to its hooks in that framework's shapes.
+cat >exercise-subpaths.cjs <<'JS'
+'use strict';
+const fail = (message) => {
+  throw new Error(message);
+};
+const search = (id) => ({ name: 'search', id, args: { query: 'loop' } });
+const checks = {
+  // The guardrail lets two identical calls through and refuses the next two; the second refusal stops the run.
+  'openai-agents': async (lib) => {
+    const loop = lib.loopGuardForAgents({ noProgress: false });
+    const runContext = { context: {}, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } };
+    const answers = [];
+    for (const call of ['a', 'b', 'c', 'd'].map(search)) {
+      const toolCall = { callId: call.id, name: call.name, arguments: JSON.stringify(call.args) };
+      answers.push((await loop.toolInputGuardrail.run({ context: runContext, toolCall })).behavior.type);
+      const result = { type: 'function_output', output: 'nothing', runItem: { rawItem: { callId: call.id, name: call.name } } };
+      if (loop.toolUseBehavior(runContext, [result]).isFinalOutput) break;
+    }
+    const stop = loop.verdictOf(runContext);
+    if (answers.join() !== 'allow,allow,rejectContent,rejectContent' || stop?.code !== 'REPEATED_TOOL_CALL') {
+      fail(`openai-agents: answers ${answers.join()}, verdict ${JSON.stringify(stop)}`);
+    }
+    return `${answers.join(' ')}, then ${stop.code}`;
+  },
+  // PreToolUse denies the third and fourth identical calls; PostToolBatch stops the session after the fourth.
+  'claude-agent-sdk': async (lib) => {
+    const hooks = lib.toClaudeHooks({ noProgress: false });
+    if (Object.keys(hooks).join() !== 'PreToolUse,PostToolUseFailure,PostToolBatch') fail(`claude-agent-sdk: hooks ${Object.keys(hooks).join()}`);
+    const session = { session_id: 'smoke' };
+    const answers = [];
+    for (const call of ['a', 'b', 'c', 'd'].map(search)) {
+      const input = { ...session, hook_event_name: 'PreToolUse', tool_name: call.name, tool_input: call.args, tool_use_id: call.id };
+      const pre = await hooks.PreToolUse[0].hooks[0](input, call.id);
+      answers.push(pre.hookSpecificOutput?.permissionDecision ?? 'allow');
+      const toolCalls = [{ tool_name: call.name, tool_input: call.args, tool_use_id: call.id, tool_response: 'nothing' }];
+      const post = await hooks.PostToolBatch[0].hooks[0]({ ...session, hook_event_name: 'PostToolBatch', tool_calls: toolCalls }, 'hook-1');
+      if (post.continue === false) break;
+    }
+    const stop = hooks.verdictFor('smoke');
+    if (answers.join() !== 'allow,allow,deny,deny' || stop?.code !== 'REPEATED_TOOL_CALL') {
+      fail(`claude-agent-sdk: answers ${answers.join()}, verdict ${JSON.stringify(stop)}`);
+    }
+    return `${answers.join(' ')}, then ${stop.code}`;
+  },
+};
+module.exports = async function exerciseSubpaths(load, subpaths) {
+  const report = {};
+  for (const subpath of subpaths) {
+    const lib = await load(subpath);
+    const names = Object.keys(lib)
+      .filter((name) => name !== 'default' && name !== '__esModule' && name !== 'module.exports')
+      .sort();
+    if (names.length === 0) fail(`${subpath} exports nothing`);
+    report[subpath] = { names, loop: checks[subpath] === undefined ? null : await checks[subpath](lib) };
+  }
+  return report;
+};
+JS
+cat >subpaths-esm.mjs <<JS
+import exercise from './exercise-subpaths.cjs';
+console.log(JSON.stringify(await exercise((subpath) => import('$package_name/' + subpath), process.argv.slice(2))));
+JS
+cat >subpaths-cjs.cjs <<JS
+'use strict';
+require('./exercise-subpaths.cjs')((subpath) => require('$package_name/' + subpath), process.argv.slice(2)).then((report) => console.log(JSON.stringify(report)));
+JS
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Type checks. The consumer uses the public API the way the README shows it; the @ts-expect-error lines prove the
 # declarations are real types, not `any` (an unused @ts-expect-error is itself an error).
@@ -149,6 +222,11 @@ createGuard({ maxSteps: 'ten' });
 export const unnarrowed: unknown = guard.check(step).reason;
 TS
 )
+# Every subpath too, so its declarations are loaded and checked like the root's.
+for index in "${!subpaths[@]}"; do
+  consumer_source+=$'\n'"import * as subpath$index from '$package_name/${subpaths[$index]}';"
+  consumer_source+=$'\n'"export const subpath${index}Names: readonly string[] = Object.keys(subpath$index);"
+done
 printf '%s\n' "$consumer_source" >consumer.mts
 printf '%s\n' "$consumer_source" >consumer.cts
 printf '%s\n' "$consumer_source" >consumer-bundler.ts
@@ -190,8 +268,11 @@ for mode in node16 nodenext bundler; do
   fi
   listing=$(<"tsc-$mode.log")
   # Each module format must be typed by its own declaration file (.d.ts for import, .d.cts for require).
-  expected=("$installed/index.d.ts")
-  [[ $mode == bundler ]] || expected+=("$installed/index.d.cts")
+  expected=()
+  for entry in index "${subpaths[@]}"; do
+    expected+=("$installed/$entry.d.ts")
+    [[ $mode == bundler ]] || expected+=("$installed/$entry.d.cts")
+  done
   for declaration in "${expected[@]}"; do
     grep -q "/$declaration\$" <<<"$listing" || { echo "smoke: types ($mode) did not load $declaration" >&2; exit 1; }
   done
@@ -213,6 +294,18 @@ for bin in "${node_bins[@]}"; do
   fi
   export_count=$("$bin" -p "JSON.parse(process.argv[1]).names.length" "$esm_report")
   echo "smoke: Node $version: import and require agree on $export_count exports; check, runAgentLoop and withGuard stop the third identical call"
+  if [[ ${#subpaths[@]} -gt 0 ]]; then
+    esm_subpaths=$("$bin" subpaths-esm.mjs "${subpaths[@]}") || { echo "smoke: ESM import of a subpath failed on Node $version" >&2; exit 1; }
+    cjs_subpaths=$("$bin" subpaths-cjs.cjs "${subpaths[@]}") || { echo "smoke: CommonJS require of a subpath failed on Node $version" >&2; exit 1; }
+    if [[ $esm_subpaths != "$cjs_subpaths" ]]; then
+      printf 'smoke: import and require of the subpaths disagree on Node %s\n  import:  %s\n  require: %s\n' "$version" "$esm_subpaths" "$cjs_subpaths" >&2
+      exit 1
+    fi
+    for subpath in "${subpaths[@]}"; do
+      summary=$("$bin" -p 'const entry = JSON.parse(process.argv[1])[process.argv[2]]; entry.names.join(", ") + (entry.loop === null ? "" : "; " + entry.loop)' "$esm_subpaths" "$subpath")
+      echo "smoke: Node $version: $package_name/$subpath: import and require agree on $summary"
+    done
+  fi
   for command in $bins; do
     [[ -x node_modules/.bin/$command ]] || { echo "smoke: bin $command is not installed as an executable" >&2; exit 1; }
     target=$(readlink -f "node_modules/.bin/$command")

@@ -7,6 +7,8 @@ import {
   missingFiles,
   referencedFiles,
   runtimeDependencies,
+  subpathFiles,
+  subpathNames,
   unexpectedFiles,
 } from './package-rules.js';
 
@@ -34,6 +36,31 @@ describe('missingFiles and unexpectedFiles', () => {
     const shipped = [...complete, 'dist/cli.js', 'dist/cli.js.map', 'dist/cli.d.ts'];
     expect(unexpectedFiles(shipped, withCommand)).toEqual(['dist/cli.d.ts']);
     expect(unexpectedFiles([...complete, 'dist/cli.js'], withCommand)).toEqual([]);
+  });
+});
+
+describe('subpath exports', () => {
+  const manifest = { exports: { '.': './dist/index.js', './openai-agents': {}, './package.json': './package.json' } };
+
+  it('are every exports key but the root and package.json', () => {
+    expect(subpathNames(manifest)).toEqual(['openai-agents']);
+    expect(subpathNames({})).toEqual([]);
+    expect(subpathNames({ exports: './dist/index.js' })).toEqual([]);
+  });
+
+  it('each ship both formats, declarations, source maps and a package.json for node10 resolution', () => {
+    const files = subpathFiles(manifest);
+    expect(files).toEqual([
+      'dist/openai-agents.cjs',
+      'dist/openai-agents.cjs.map',
+      'dist/openai-agents.d.cts',
+      'dist/openai-agents.d.ts',
+      'dist/openai-agents.js',
+      'dist/openai-agents.js.map',
+      'openai-agents/package.json',
+    ]);
+    expect(missingFiles(complete, manifest)).toEqual(files);
+    expect(unexpectedFiles([...complete, ...files, 'dist/langchain.js'], manifest)).toEqual(['dist/langchain.js']);
   });
 });
 

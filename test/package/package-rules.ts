@@ -52,6 +52,31 @@ export function binTargets(manifest: PackageManifest): string[] {
 }
 
 /**
+ * The names of the subpath exports (`./openai-agents` is `openai-agents`), not counting `./package.json`.
+ * @param manifest - package.json
+ */
+export function subpathNames(manifest: PackageManifest): string[] {
+  const { exports } = manifest;
+  if (exports === null || typeof exports !== 'object') return [];
+  return Object.keys(exports)
+    .filter((key) => key.startsWith('./') && key !== './package.json')
+    .map((key) => key.slice(2));
+}
+
+/**
+ * What each subpath export ships, like the root entry: both module formats, their declarations and source maps in
+ * `dist/<name>.*`, and `<name>/package.json`, which points resolvers that do not read `exports` (TypeScript's `node10`)
+ * at the CommonJS build.
+ * @param manifest - package.json
+ */
+export function subpathFiles(manifest: PackageManifest): string[] {
+  return subpathNames(manifest).flatMap((name) => [
+    ...LIBRARY_FILES.map((path) => path.replace('dist/index.', `dist/${name}.`)),
+    `${name}/package.json`,
+  ]);
+}
+
+/**
  * The files a tarball must hold, and those it may hold: a command's source map is allowed, not required.
  * @param manifest - package.json
  * @returns both lists, sorted
@@ -59,7 +84,7 @@ export function binTargets(manifest: PackageManifest): string[] {
 export function expectedFiles(manifest: PackageManifest): { required: string[]; optional: string[] } {
   const commands = binTargets(manifest);
   return {
-    required: [...new Set([...LIBRARY_FILES, ...PACKAGE_DOCUMENTS, ...commands])].sort(),
+    required: [...new Set([...LIBRARY_FILES, ...subpathFiles(manifest), ...PACKAGE_DOCUMENTS, ...commands])].sort(),
     optional: commands.map((target) => `${target}.map`).sort(),
   };
 }

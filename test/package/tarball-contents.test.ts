@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { missingFiles, referencedFiles, unexpectedFiles, type PackageManifest } from './package-rules.js';
+import { missingFiles, referencedFiles, subpathNames, unexpectedFiles, type PackageManifest } from './package-rules.js';
 import { listTarball, readFromTarball } from './tarball.js';
 
 const tarball = inject('packedTarball');
@@ -13,6 +13,12 @@ describe('the packed tarball', () => {
 
   it('holds nothing else: no sources, tests, examples, configs or stray build output', () => {
     expect(unexpectedFiles(files, manifest)).toEqual([]);
+  });
+
+  it('points resolvers that do not read exports from each subpath folder at its CommonJS build', () => {
+    const stubs = subpathNames(manifest).map((name) => ({ name, stub: JSON.parse(readFromTarball(tarball, `${name}/package.json`)) as unknown }));
+    expect(stubs.map(({ name }) => name)).toContain('openai-agents');
+    for (const { name, stub } of stubs) expect(stub).toEqual({ main: `../dist/${name}.cjs`, types: `../dist/${name}.d.cts` });
   });
 
   it('holds every file package.json points to', () => {
