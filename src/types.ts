@@ -118,6 +118,11 @@ export interface StopEvidence {
     readonly finishReason: string;
     /** Trimmed, lower-cased, `_` replaced by `-`. */
     readonly normalized: string;
+    /**
+     * What the reason means in the guard's vocabulary (`stop`, `length`, `content-filter`, `tool-calls`, `error`,
+     * `other`) when it is a provider's own reason, such as `end-turn` → `stop`; otherwise `normalized`.
+     */
+    readonly mapped: string;
     /** The `otherPolicy` in force. */
     readonly policy: OtherPolicy;
     /** Whether the step has non-blank text. */

@@ -2,10 +2,17 @@ import type { OtherPolicy } from '../types.js';
 import { savedObject, savedOptional, savedString } from '../snapshot/read-saved.js';
 import type { Detector, Finding } from './detector.js';
 import { normalizeFinishReason } from './normalize-finish-reason.js';
+import { meaningOf } from './provider-finish-reasons.js';
 
 /**
  * Stops on a terminal finish reason, and on an unfamiliar one according to `otherPolicy`. `tool-calls`
- * continues and a missing reason says nothing.
+ * continues and a missing reason says nothing. A provider's own reasons (`end_turn`, `MAX_TOKENS`, `tool_use`) are
+ * read as the reasons they mean first (see `meaningOf`); a reason counts as terminal when `terminal` lists it or what
+ * it means.
+ *
+ * A provider's spelling of a clean finish (`STOP`, `end_turn`, `completed`) on a step that made tool calls reads as
+ * `tool-calls`: Gemini and the Responses API end such steps that way, and the loop goes on. The exact spelling `stop`
+ * keeps the specification's meaning, terminal even with tool calls.
  */
 export function finishReasonDetector(
   options: { readonly terminal: readonly string[]; readonly otherPolicy: OtherPolicy },
@@ -27,30 +34,33 @@ export function finishReasonDetector(
       if (normalized === '') return undefined;
       if (record) lastReason = normalized;
 
-      const textOnly = facts.hasText && facts.calls.length === 0;
+      const toolCallCount = facts.calls.length;
+      const textOnly = facts.hasText && toolCallCount === 0;
+      const meaning = meaningOf(normalized);
+      const mapped = meaning === 'stop' && toolCallCount > 0 && finishReason !== 'stop' ? 'tool-calls' : meaning;
+      const named = mapped === normalized ? `"${normalized}"` : `"${normalized}", read as "${mapped}"`;
       let stop: Omit<Finding<'finish-reason'>, 'evidence'> | undefined;
-      if (terminal.has(normalized)) {
+      // Listed by name, a reason is terminal unless the step showed it to mean tool calls.
+      if (terminal.has(mapped) || (mapped === meaning && terminal.has(normalized))) {
         stop = {
           code: 'FINISH_TERMINAL',
           detail:
-            normalized === 'stop'
-              ? 'The model finished its answer (finish reason "stop").'
-              : `The step ended with the terminal finish reason "${normalized}".`,
+            mapped === 'stop' ? `The model finished its answer (finish reason ${named}).` : `The step ended with the terminal finish reason ${named}.`,
         };
-      } else if (normalized === 'tool-calls' || policy === 'continue' || (policy === 'stop-if-text-only' && !textOnly)) {
+      } else if (mapped === 'tool-calls' || policy === 'continue' || (policy === 'stop-if-text-only' && !textOnly)) {
         return undefined;
       } else if (policy === 'stop') {
         stop = {
           code: 'FINISH_OTHER',
-          detail: `The step ended with the unfamiliar finish reason "${normalized}", and the policy is to stop on those.`,
+          detail: `The step ended with the unfamiliar finish reason ${named}, and the policy is to stop on those.`,
         };
       } else {
         stop = {
           code: 'FINISH_OTHER_TEXT_ONLY',
-          detail: `A text-only step ended with the unfamiliar finish reason "${normalized}"; a loop that only treats "stop" as done would ask again.`,
+          detail: `A text-only step ended with the unfamiliar finish reason ${named}; a loop that only treats "stop" as done would ask again.`,
         };
       }
-      const evidence = { finishReason, normalized, policy, hasText: facts.hasText, toolCallCount: facts.calls.length };
+      const evidence = { finishReason, normalized, mapped, policy, hasText: facts.hasText, toolCallCount };
       return { stop: { ...stop, evidence } };
     },
     state: () => ({ lastFinishReason: lastReason ?? null, otherPolicy: policy }),

@@ -22,7 +22,7 @@ describe('finishReason', () => {
       reason: 'finish-reason',
       code: 'FINISH_TERMINAL',
       detail: 'The model finished its answer (finish reason "stop").',
-      evidence: { finishReason: 'stop', normalized: 'stop', policy: 'stop-if-text-only', hasText: true, toolCallCount: 0 },
+      evidence: { finishReason: 'stop', normalized: 'stop', mapped: 'stop', policy: 'stop-if-text-only', hasText: true, toolCallCount: 0 },
     });
   });
 
@@ -32,7 +32,7 @@ describe('finishReason', () => {
       reason: 'finish-reason',
       code: 'FINISH_TERMINAL',
       detail: 'The step ended with the terminal finish reason "length".',
-      evidence: { finishReason: 'length', normalized: 'length', policy: 'stop-if-text-only', hasText: false, toolCallCount: 2 },
+      evidence: { finishReason: 'length', normalized: 'length', mapped: 'length', policy: 'stop-if-text-only', hasText: false, toolCallCount: 2 },
     });
   });
 
@@ -59,9 +59,9 @@ describe('finishReason', () => {
         code: 'FINISH_OTHER_TEXT_ONLY',
         detail:
           'A text-only step ended with the unfamiliar finish reason "other"; a loop that only treats "stop" as done would ask again.',
-        evidence: { finishReason: 'other', normalized: 'other', policy: 'stop-if-text-only', hasText: true, toolCallCount: 0 },
+        evidence: { finishReason: 'other', normalized: 'other', mapped: 'other', policy: 'stop-if-text-only', hasText: true, toolCallCount: 0 },
       });
-      expect(verdictFor({ text: 'x', finishReason: 'end_turn' })).toMatchObject({ code: 'FINISH_OTHER_TEXT_ONLY' });
+      expect(verdictFor({ text: 'x', finishReason: 'made_up_reason' })).toMatchObject({ code: 'FINISH_OTHER_TEXT_ONLY' });
       expect(verdictFor({ text: 'x', finishReason: 'unknown' })).toMatchObject({ code: 'FINISH_OTHER_TEXT_ONLY' });
     });
 
@@ -78,7 +78,7 @@ describe('finishReason', () => {
       reason: 'finish-reason',
       code: 'FINISH_OTHER',
       detail: 'The step ended with the unfamiliar finish reason "other", and the policy is to stop on those.',
-      evidence: { finishReason: 'other', normalized: 'other', policy: 'stop', hasText: false, toolCallCount: 1 },
+      evidence: { finishReason: 'other', normalized: 'other', mapped: 'other', policy: 'stop', hasText: false, toolCallCount: 1 },
     });
     expect(verdictFor({ text: 'x', finishReason: 'tool-calls' }, { otherPolicy: 'stop' })).toEqual({ stop: false });
   });

@@ -148,6 +148,27 @@ function normalizeFinishReason(reason: string): string {
   return reason.trim().toLowerCase().split('_').join('-');
 }
 
+/** Providers' own finish reasons, normalised, and what they mean (the README's table). */
+const PROVIDER_REASONS: readonly (readonly [string, readonly string[]])[] = [
+  ['stop', ['end-turn', 'stop-sequence', 'complete', 'completed']],
+  ['length', ['max-tokens', 'max-output-tokens', 'model-length', 'model-context-window-exceeded', 'error-limit', 'continuation', 'incomplete']],
+  [
+    'content-filter',
+    ['content-filtered', 'refusal', 'safety', 'recitation', 'language', 'blocklist', 'prohibited-content', 'spii', 'image-safety', 'image-prohibited-content', 'image-recitation', 'model-armor', 'jailbreak', 'guardrail-intervened', 'error-toxic'],
+  ],
+  ['tool-calls', ['tool-use', 'tool-call', 'function-call', 'requires-action', 'pause-turn', 'compaction']],
+  [
+    'error',
+    ['interrupted', 'failed', 'cancelled', 'malformed-function-call', 'unexpected-tool-call', 'too-many-tool-calls', 'no-image', 'malformed-model-output', 'malformed-tool-use', 'timeout', 'user-cancel', 'insufficient-system-resource', 'connection-closed'],
+  ],
+  ['other', ['unknown', 'finish-reason-unspecified', 'blocked-reason-unspecified', 'image-other', 'in-progress', 'queued', 'load', 'unload']],
+];
+
+/** What a reason means: from the table, else itself. */
+function meaningOf(normalized: string): string {
+  return PROVIDER_REASONS.find(([, reasons]) => reasons.includes(normalized))?.[0] ?? normalized;
+}
+
 /** A tool call with what the detectors compare, in full canonical text. */
 interface RecordedCall {
   readonly name: string;
@@ -432,30 +453,35 @@ function finishReasonFinding(
   const hasText = current.normalizedText !== '';
   const toolCallCount = current.calls.length;
   const policy = options.otherPolicy;
-  const evidence = { finishReason, normalized, policy, hasText, toolCallCount };
-  if (options.terminal.includes(normalized)) {
+  const meaning = meaningOf(normalized);
+  // A provider's clean finish with tool calls means tool calls; the spec's own `stop` stays terminal.
+  const readAsCalls = meaning === 'stop' && toolCallCount > 0 && finishReason !== 'stop';
+  const mapped = readAsCalls ? 'tool-calls' : meaning;
+  const named = mapped === normalized ? `"${normalized}"` : `"${normalized}", read as "${mapped}"`;
+  const evidence = { finishReason, normalized, mapped, policy, hasText, toolCallCount };
+  if (options.terminal.includes(mapped) || (!readAsCalls && options.terminal.includes(normalized))) {
     return {
       code: 'FINISH_TERMINAL',
       // Detail sentences are not in the README; these are the guard's.
       detail:
-        normalized === 'stop'
-          ? 'The model finished its answer (finish reason "stop").'
-          : `The step ended with the terminal finish reason "${normalized}".`,
+        mapped === 'stop'
+          ? `The model finished its answer (finish reason ${named}).`
+          : `The step ended with the terminal finish reason ${named}.`,
       evidence,
     };
   }
-  if (normalized === 'tool-calls' || policy === 'continue') return undefined;
+  if (mapped === 'tool-calls' || policy === 'continue') return undefined;
   if (policy === 'stop') {
     return {
       code: 'FINISH_OTHER',
-      detail: `The step ended with the unfamiliar finish reason "${normalized}", and the policy is to stop on those.`,
+      detail: `The step ended with the unfamiliar finish reason ${named}, and the policy is to stop on those.`,
       evidence,
     };
   }
   if (!hasText || toolCallCount > 0) return undefined;
   return {
     code: 'FINISH_OTHER_TEXT_ONLY',
-    detail: `A text-only step ended with the unfamiliar finish reason "${normalized}"; a loop that only treats "stop" as done would ask again.`,
+    detail: `A text-only step ended with the unfamiliar finish reason ${named}; a loop that only treats "stop" as done would ask again.`,
     evidence,
   };
 }

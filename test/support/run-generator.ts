@@ -275,7 +275,21 @@ function makeText(context: RunContext): unknown {
   return `${random.pick(['', ' ', '\n'])}${words.map((word) => word + random.pick(spaces)).join('')}`;
 }
 
-const CALL_FINISH_REASONS: readonly unknown[] = ['tool-calls', 'TOOL_CALLS', ' tool_calls ', 'other', 'stop', 'length', 'end_turn'];
+const CALL_FINISH_REASONS: readonly unknown[] = [
+  'tool-calls',
+  'TOOL_CALLS',
+  ' tool_calls ',
+  'other',
+  'stop',
+  'length',
+  'end_turn',
+  // Providers' own reasons: Gemini ends a step with function calls with STOP, Anthropic with tool_use.
+  'STOP',
+  'tool_use',
+  'completed',
+  'pause_turn',
+  'MALFORMED_FUNCTION_CALL',
+];
 const TEXT_FINISH_REASONS: readonly unknown[] = [
   'stop',
   'STOP ',
@@ -289,6 +303,14 @@ const TEXT_FINISH_REASONS: readonly unknown[] = [
   'error',
   'length',
   'tool_calls',
+  'MAX_TOKENS',
+  'SAFETY',
+  'stop_sequence',
+  'COMPLETE',
+  'interrupted',
+  'FINISH_REASON_UNSPECIFIED',
+  'constructor',
+  '__proto__',
   7,
   null,
 ];
@@ -443,6 +465,7 @@ const TERMINAL_LISTS: readonly (readonly string[] | undefined)[] = [
   ['stop', 'end_turn'],
   [],
   ['tool_calls', 'stop'],
+  ['length', 'constructor', 'MAX_TOKENS'],
   ['  '],
 ];
 
