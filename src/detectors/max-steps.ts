@@ -12,7 +12,7 @@ export function maxStepsDetector(options: { readonly limit: number }): Detector<
       return {
         stop: {
           code: 'MAX_STEPS',
-          detail: `The run has taken ${String(steps)} steps, reaching its limit of ${String(limit)}.`,
+          detail: `The run has taken ${String(steps)} ${steps === 1 ? 'step' : 'steps'}, reaching its limit of ${String(limit)}.`,
           evidence: { steps, limit },
         },
       };

@@ -540,7 +540,7 @@ function maxStepsFinding(limit: number, index: number): Finding | undefined {
   if (steps < limit) return undefined;
   return {
     code: 'MAX_STEPS',
-    detail: `The run has taken ${String(steps)} steps, reaching its limit of ${String(limit)}.`,
+    detail: `The run has taken ${String(steps)} ${steps === 1 ? 'step' : 'steps'}, reaching its limit of ${String(limit)}.`,
     evidence: { steps, limit },
   };
 }
