@@ -61,11 +61,12 @@ export interface AiSdkStepLike {
 
 /**
  * Works out what a step cost in US dollars. The AI SDK reports tokens but no prices, so `maxCostUsd` needs this.
- * @param usage - the step's `usage` (an empty object when the step has none)
+ * @param usage - the step's `usage`, typed as the step types it (an empty object when the step has none, which the
+ *   AI SDK's steps never do)
  * @param step - the whole step, for the model id or provider metadata
  * @returns the cost; anything not finite and non-negative is ignored by the guard
  */
-export type AiSdkCostFunction<Step extends AiSdkStepLike = AiSdkStepLike> = (usage: AiSdkUsageLike, step: Step) => number;
+export type AiSdkCostFunction<Step extends AiSdkStepLike = AiSdkStepLike> = (usage: NonNullable<Step['usage']>, step: Step) => number;
 
 /** Options of {@link toGuardStep}. */
 export interface ToGuardStepOptions<Step extends AiSdkStepLike = AiSdkStepLike> {
@@ -156,7 +157,7 @@ function readUsage<Step extends AiSdkStepLike>(step: Step, cost: AiSdkCostFuncti
     if (typeof value === 'number') mapped[key] = value;
   }
   if (cost !== undefined) {
-    const usageObject = usage !== null && typeof usage === 'object' ? (usage as AiSdkUsageLike) : {};
+    const usageObject = (usage !== null && typeof usage === 'object' ? usage : {}) as NonNullable<Step['usage']>;
     mapped.costUsd = cost(usageObject, step);
   }
   return Object.keys(mapped).length > 0 ? mapped : undefined;

@@ -38,10 +38,28 @@ describe('toStopWhen', () => {
     toStopWhen<StepResult<Tools>>(() => createGuard(), {
       onStop: (_verdict, steps) => expectTypeOf(steps).toEqualTypeOf<readonly StepResult<Tools>[]>(),
       cost: (usage, step) => {
+        expectTypeOf(usage).toEqualTypeOf<StepResult<Tools>['usage']>();
         expectTypeOf(step).toEqualTypeOf<StepResult<Tools>>();
         return (usage.inputTokens ?? 0) * 1e-6 + step.stepNumber * 0;
       },
     });
+  });
+
+  it("takes the SDK's own step type from a typed variable, as the README shows", () => {
+    // Inline in generateText({ stopWhen: ... }) TypeScript cannot infer it (the call's own TOOLS are still being
+    // inferred): there, pass the type, as above.
+    const condition: StopCondition<Tools> = toStopWhen(
+      {},
+      {
+        onStop: (_verdict, steps) => expectTypeOf(steps).toEqualTypeOf<readonly StepResult<Tools>[]>(),
+        cost: (usage, step) => {
+          expectTypeOf(usage).toEqualTypeOf<StepResult<Tools>['usage']>();
+          expectTypeOf(step).toEqualTypeOf<StepResult<Tools>>();
+          return (usage.inputTokens ?? 0) * 1e-6;
+        },
+      },
+    );
+    void generateText({ model, tools, prompt: 'p', stopWhen: condition });
   });
 
   it('rejects what is not options or a guard factory', () => {
