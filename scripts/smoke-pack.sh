@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the packed tarball into a fresh project, the way a user gets it, and checks it there:
-#   1. the TypeScript declarations resolve and type-check for an ESM and a CommonJS consumer (node16, nodenext) and
-#      for a bundler consumer without Node's types, using this project's own TypeScript;
+#   1. the TypeScript declarations resolve and type-check for an ESM and a CommonJS consumer (node16, nodenext), for a
+#      bundler consumer without Node's types and for a classic node10 consumer, with TypeScript 6 and 7 (7 refuses
+#      node10 itself; that refusal is checked too). $AGENT_LOOPGUARD_SMOKE_TSC lists other tsc scripts to use;
 #   2. on every requested Node, `import` and `require` expose the same export names and both work: a default guard,
 #      runAgentLoop and withGuard each stop the third identical tool call with reason `repeated-tool-call`;
 #   3. if the package declares a `bin`, every command starts on every requested Node (`--help` exits 0);
@@ -256,27 +257,54 @@ write_tsconfig tsconfig.node16.json node16 node16 '["ES2022"]' '["node"]' false 
 write_tsconfig tsconfig.nodenext.json nodenext nodenext '["ES2022"]' '[]' true consumer.mts consumer.cts
 write_tsconfig tsconfig.bundler.json esnext bundler '["ES2022", "DOM"]' '[]' true consumer-bundler.ts
 
-tsc="$root/node_modules/typescript/bin/tsc"
+# node10 (classic `node` resolution, CommonJS): TypeScript 6 still reads it once its deprecation is acknowledged;
+# TypeScript 7 removed the option (TS5108), so there it must fail with exactly that, and nothing about the package.
+printf '%s\n' "$consumer_source" >consumer-node10.ts
+write_tsconfig tsconfig.node10.json commonjs node10 '["ES2022"]' '["node"]' false consumer-node10.ts
+node -e '
+  const file = process.argv[1], config = JSON.parse(require("fs").readFileSync(file, "utf8"));
+  config.compilerOptions.ignoreDeprecations = "6.0";
+  require("fs").writeFileSync(file, JSON.stringify(config, null, 2));' tsconfig.node10.json
+
+# Every TypeScript the project supports: its own (6) and the 7 it installs as `typescript-7`, unless told otherwise.
+read -ra tsc_bins <<<"${AGENT_LOOPGUARD_SMOKE_TSC:-$root/node_modules/typescript/bin/tsc $root/node_modules/typescript-7/bin/tsc}"
 installed="node_modules/$package_name/dist"
-tsc_version=$(node "$tsc" --version)
-for mode in node16 nodenext bundler; do
-  # --listFiles prints absolute paths; diagnostics name files relative to the consumer, so they are easy to tell apart.
-  if ! node "$tsc" -p "tsconfig.$mode.json" --listFiles >"tsc-$mode.log"; then
-    grep -v '^/' "tsc-$mode.log" >&2 || true
-    echo "smoke: the $mode consumer does not type-check" >&2
-    exit 1
-  fi
-  listing=$(<"tsc-$mode.log")
-  # Each module format must be typed by its own declaration file (.d.ts for import, .d.cts for require).
-  expected=()
-  for entry in index "${subpaths[@]}"; do
-    expected+=("$installed/$entry.d.ts")
-    [[ $mode == bundler ]] || expected+=("$installed/$entry.d.cts")
+for tsc in "${tsc_bins[@]}"; do
+  tsc_version=$(node "$tsc" --version)
+  tsc_major=${tsc_version#Version }
+  tsc_major=${tsc_major%%.*}
+  for mode in node16 nodenext bundler node10; do
+    if [[ $mode == node10 && $tsc_major -ge 7 ]]; then
+      if node "$tsc" -p tsconfig.node10.json >tsc-node10.log; then
+        echo "smoke: TypeScript $tsc_major accepted moduleResolution node10; the README says it does not" >&2
+        exit 1
+      fi
+      grep -q "error TS5108: Option 'moduleResolution=node10' has been removed" tsc-node10.log || {
+        cat tsc-node10.log >&2
+        echo "smoke: node10 failed on TypeScript $tsc_major for another reason than its removal" >&2
+        exit 1
+      }
+      echo "smoke: node10 is refused by TypeScript ${tsc_version#Version } itself (TS5108), as the README says"
+      continue
+    fi
+    # --listFiles prints absolute paths; diagnostics name files relative to the consumer, so they are easy to tell apart.
+    if ! node "$tsc" -p "tsconfig.$mode.json" --listFiles >"tsc-$mode.log"; then
+      grep -v '^/' "tsc-$mode.log" >&2 || true
+      echo "smoke: the $mode consumer does not type-check with TypeScript ${tsc_version#Version }" >&2
+      exit 1
+    fi
+    listing=$(<"tsc-$mode.log")
+    # Each module format must be typed by its own declaration file (.d.ts for import, .d.cts for require).
+    expected=()
+    for entry in index "${subpaths[@]}"; do
+      [[ $mode == node10 ]] || expected+=("$installed/$entry.d.ts")
+      [[ $mode == bundler ]] || expected+=("$installed/$entry.d.cts")
+    done
+    for declaration in "${expected[@]}"; do
+      grep -q "/$declaration\$" <<<"$listing" || { echo "smoke: types ($mode) did not load $declaration" >&2; exit 1; }
+    done
+    echo "smoke: types resolve and check for $mode (TypeScript ${tsc_version#Version })"
   done
-  for declaration in "${expected[@]}"; do
-    grep -q "/$declaration\$" <<<"$listing" || { echo "smoke: types ($mode) did not load $declaration" >&2; exit 1; }
-  done
-  echo "smoke: types resolve and check for $mode (TypeScript ${tsc_version#Version })"
 done
 
 # ---------------------------------------------------------------------------------------------------------------------
