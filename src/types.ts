@@ -427,7 +427,7 @@ export interface GuardSnapshot {
   readonly lastVerdict: Verdict | null;
   /** A call the guard would refuse was refused already: asking for one again stops the run. */
   readonly blockedBefore: boolean;
-  /** The totals as `summary()` shows them. */
+  /** The totals as `summary()` shows them: what `sums` come to (a restore refuses totals that say otherwise). */
   readonly totals: GuardSummary['totals'];
   /** The same totals exactly, as decimal text: what later steps add to. */
   readonly sums: Readonly<Record<keyof GuardSummary['totals'], string>>;

@@ -53,7 +53,8 @@ export interface GuardAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike> 
   readonly stopWhen?: GuardStopCondition<Step>;
   /**
    * Replays the steps so far and, when the latest verdict warns of a loop, adds a user message with the warnings'
-   * messages to the next model call (that call only). Returns `undefined` otherwise.
+   * messages after the prompt of the next model call. The SDK (v7) builds later prompts on the messages `prepareStep`
+   * returned, so the message stays in the conversation from then on, once. Returns `undefined` otherwise.
    */
   readonly prepareStep?: <Message>(input: AiSdkPrepareStepInput<Step, Message>) => { messages: (Message | AiSdkNudgeMessage)[] } | undefined;
   /**

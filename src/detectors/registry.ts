@@ -30,9 +30,13 @@ export function buildDetectors(options: ResolvedOptions, hashKey: HashKey, saved
     return [saved?.[kind], path];
   };
   const { historyLimit } = options;
-  // Budget and maxSteps keep no state of their own, but a snapshot of a guard that had them still lists them.
-  if (options.budget !== false) from('budget');
-  if (options.maxSteps !== false) from('max-steps');
+  // Budget and maxSteps keep no state of their own, but a snapshot of a guard that had them still lists them, as null.
+  const stateless = (kind: StopReason): void => {
+    const [state, path] = from(kind);
+    if (saved !== undefined && state !== null) savedError(path, 'null (the detector keeps no state)', state);
+  };
+  if (options.budget !== false) stateless('budget');
+  if (options.maxSteps !== false) stateless('max-steps');
   const detectors: (Detector | false)[] = [
     options.finishReason !== false && finishReasonDetector(options.finishReason, ...from('finish-reason')),
     options.budget !== false && budgetDetector(options.budget),

@@ -40,6 +40,18 @@ function readSums(value: unknown): RunSums {
   };
 }
 
+/**
+ * The totals as `summary()` showed them: what the exact sums round to. They are written for people reading a snapshot;
+ * the guard goes on from the sums, so totals that say something else were edited, and are refused.
+ */
+function readTotals(value: unknown, sums: RunSums): void {
+  const record = savedObject(value, 'totals');
+  for (const name of TOTAL_NAMES) {
+    const expected = sums[name].value;
+    if (record[name] !== expected) savedError(`totals.${name}`, `${String(expected)} (what sums.${name} comes to)`, record[name]);
+  }
+}
+
 /** A verdict as `check` writes it: only its shape is checked; it is shown in `summary()`, never acted on. */
 function readVerdict(value: unknown): Verdict | null {
   if (value === null) return null;
@@ -50,7 +62,14 @@ function readVerdict(value: unknown): Verdict | null {
     savedString(record.code, 'lastVerdict.code');
     savedString(record.detail, 'lastVerdict.detail');
   }
-  if (record.warnings !== undefined) savedArray(record.warnings, 'lastVerdict.warnings');
+  if (record.warnings !== undefined) {
+    savedArray(record.warnings, 'lastVerdict.warnings').forEach((warning, index) => {
+      const path = `lastVerdict.warnings[${String(index)}]`;
+      const item = savedObject(warning, path);
+      savedString(item.code, `${path}.code`);
+      savedString(item.detail, `${path}.detail`);
+    });
+  }
   return record as unknown as Verdict;
 }
 
@@ -78,13 +97,19 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
   if (history.length !== kept) savedError('history', `an array of ${String(kept)} steps`, history);
   const { hashKey } = snapshot;
   if (!isHashKey(hashKey)) savedError('hashKey', '32 lowercase hexadecimal characters', hashKey);
+  const toolCalls = savedInteger(snapshot.toolCalls, 'toolCalls');
+  const stops = savedInteger(snapshot.stops, 'stops', 0, steps);
+  const lastVerdict = readVerdict(snapshot.lastVerdict);
+  const blockedBefore = savedBoolean(snapshot.blockedBefore, 'blockedBefore');
+  const sums = readSums(snapshot.sums);
+  readTotals(snapshot.totals, sums);
   return {
     steps,
-    toolCalls: savedInteger(snapshot.toolCalls, 'toolCalls'),
-    stops: savedInteger(snapshot.stops, 'stops', 0, steps),
-    lastVerdict: readVerdict(snapshot.lastVerdict),
-    blockedBefore: savedBoolean(snapshot.blockedBefore, 'blockedBefore'),
-    sums: readSums(snapshot.sums),
+    toolCalls,
+    stops,
+    lastVerdict,
+    blockedBefore,
+    sums,
     startedAt: savedNumber(snapshot.startedAt, 'startedAt'),
     hashKey,
     // Read as any step is: whatever does not fit a step is left out, as `check` would have left it out.

@@ -28,6 +28,26 @@ describe('explain', () => {
     );
   });
 
+  it('lists a loop warning with its detail, for logs (the message is for the model)', () => {
+    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: {} });
+    guard.check(tool('search', 'q'));
+    expect(explain(guard.check(tool('search', 'q')))).toBe(
+      'Continue.\nWarning [LOOP_WARNING] The model called "search" 2 times in a row with the same arguments; 3 in a row stop the run.',
+    );
+  });
+
+  it('writes a stagnation stop with its hint', () => {
+    const guard = createGuard({ ...ALL_OFF, stagnation: { window: 2, maxNew: 0 } });
+    guard.check(tool('grep', 'a', { result: 'No matches for "a"' }));
+    guard.check(tool('grep', 'b', { result: 'No matches for "b"' }));
+    expect(explain(guard.check(tool('grep', 'c', { result: 'No matches for "c"' })))).toBe(
+      [
+        'Stop [STAGNATION] Only 0 of the last 2 steps with tool calls brought an answer not seen before in this run; the same answer came back 2 times: "No matches for """.',
+        'Hint: The model keeps getting answers it has already seen: a few calls in an irregular loop, or new arguments that all get the same reply. Tell it what the answers mean, or give it a rule for when to stop searching.',
+      ].join('\n'),
+    );
+  });
+
   it('says a normal stop needs no fixing', () => {
     const verdict = createGuard().check(text('Done.', 'stop'));
     expect(explain(verdict)).toBe(
@@ -36,7 +56,7 @@ describe('explain', () => {
   });
 
   it('has a distinct hint for every reason', () => {
-    const reasons: StopReason[] = ['max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'finish-reason', 'budget', 'custom'];
+    const reasons: StopReason[] = ['max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'stagnation', 'finish-reason', 'budget', 'custom'];
     const hints = reasons.map((reason) => {
       const verdict = { stop: true, reason, code: 'X', detail: 'd', evidence: { normalized: 'length' } } as unknown as Verdict;
       const [first, hint] = explain(verdict).split('\n');

@@ -136,3 +136,80 @@ describe('restoring a snapshot', () => {
     expect(long).toBeLessThan(20_000);
   });
 });
+
+/** Every value in a snapshot, with its path as refusals name it (`detectors.oscillation.recent[0].name`). */
+function fieldsOf(value: unknown, path = '', keys: readonly (string | number)[] = []): { path: string; keys: readonly (string | number)[]; value: unknown }[] {
+  const here = path === '' ? [] : [{ path, keys, value }];
+  if (Array.isArray(value)) return [...here, ...value.flatMap((item, index) => fieldsOf(item, `${path}[${String(index)}]`, [...keys, index]))];
+  if (value !== null && typeof value === 'object') {
+    return [...here, ...Object.entries(value).flatMap(([key, item]) => fieldsOf(item, path === '' ? key : `${path}.${key}`, [...keys, key]))];
+  }
+  return here;
+}
+
+/** A value of another type than `value`. */
+const misfit = (value: unknown): unknown => (typeof value === 'string' || value === null ? 5 : 'x');
+
+describe.each([
+  ['every outcome of the run remembered', false],
+  ['outcomes remembered for historyLimit steps', 4],
+] as const)('a snapshot with every field in use (%s)', (_label, historyLimit) => {
+  const options: GuardOptions = { historyLimit, maxSteps: 40, custom: () => undefined, budget: { maxCostUsd: { limit: 1, warnAt: 0.1 } }, now: () => 0 };
+  const saved = (() => {
+    const guard = createGuard(options);
+    for (const step of [
+      { text: 'Looking', toolCalls: [{ name: 'grep', args: { q: 'a' }, result: 'No matches for "a"' }], usage: { costUsd: 0.2 } },
+      { text: 'Looking', toolCalls: [{ name: 'grep', args: { q: 'b' }, result: 'No matches for "b"' }] },
+      { text: 'Looking', toolCalls: [{ name: 'view', args: { path: 'x' }, result: 'text' }] },
+      { text: 'Looking', toolCalls: [{ name: 'view', args: { path: 'x' }, result: 'text' }], finishReason: 'length' },
+    ]) {
+      guard.check(step);
+    }
+    return JSON.parse(JSON.stringify(guard.snapshot())) as GuardSnapshot;
+  })();
+  const fields = fieldsOf(saved);
+  const withValue = (keys: readonly (string | number)[], value: unknown): unknown => {
+    const copy = JSON.parse(JSON.stringify(saved)) as Record<string | number, unknown>;
+    let target = copy;
+    for (const key of keys.slice(0, -1)) target = target[key] as Record<string | number, unknown>;
+    target[keys.at(-1) ?? ''] = value;
+    return copy;
+  };
+  // Shown in `summary()`, never acted on, so only its shape is checked; and steps read as `check` reads any step.
+  const shownOnly = /^lastVerdict\.(evidence|warnings\[\d+\]\.(?!code$|detail$))|^history\[\d+\]\./;
+
+  it('is the state of a guard that stopped, warned, and has state in every detector', () => {
+    expect(saved.lastVerdict).toMatchObject({ stop: true, code: 'FINISH_TERMINAL', warnings: [{ code: 'BUDGET_WARNING' }, { code: 'LOOP_WARNING' }] });
+    expect(saved.detectors).toMatchObject({ budget: null, 'max-steps': null, 'finish-reason': { lastReason: 'length' }, 'no-progress': { stalled: { steps: 1 } } });
+    expect(fields.length).toBeGreaterThan(100);
+  });
+
+  it('refuses any field of another type, naming it: every field is read before the guard uses any', () => {
+    const refused = fields.filter(({ path }) => !path.startsWith('options.') && !shownOnly.test(path));
+    for (const { path, keys, value } of refused) {
+      expect(() => createGuard(options, { snapshot: withValue(keys, misfit(value)) }), path).toThrow(new RegExp(`^agent-loopguard: snapshot field "${path.replace(/[.[\]]/g, '\\$&')}" must be `));
+    }
+    expect(refused.map(({ path }) => path)).toEqual(expect.arrayContaining(['totals.costUsd', 'detectors.budget', 'detectors.max-steps', 'lastVerdict.warnings[1].detail']));
+  });
+
+  it('refuses a changed option fingerprint, naming the option', () => {
+    for (const { path, keys } of fields.filter((field) => field.path.startsWith('options.'))) {
+      expect(() => createGuard(options, { snapshot: withValue(keys, 'edited') })).toThrow(`"${path.slice('options.'.length)}" differs`);
+    }
+  });
+
+  it('takes whatever the verdict it only shows holds, and reads the steps of its history as check reads any step', () => {
+    const lenient = fields.filter(({ path }) => shownOnly.test(path));
+    expect(lenient.length).toBeGreaterThan(10);
+    for (const { keys, value } of lenient) expect(() => createGuard(options, { snapshot: withValue(keys, misfit(value)) })).not.toThrow();
+  });
+
+  it('refuses totals that are not what the sums come to, even when they are numbers', () => {
+    expect(() => createGuard(options, { snapshot: withValue(['totals', 'costUsd'], 0.3) })).toThrow(
+      'snapshot field "totals.costUsd" must be 0.2 (what sums.costUsd comes to), got 0.3.',
+    );
+    expect(() => createGuard(options, { snapshot: withValue(['detectors', 'budget'], { limit: 1 }) })).toThrow(
+      'snapshot field "detectors.budget" must be null (the detector keeps no state), got a value of type object.',
+    );
+  });
+});
