@@ -1,7 +1,7 @@
 /**
- * The README's example for the OpenAI Agents SDK, word for word except the two import paths (here the sources, there
- * the package). `npm run typecheck` proves it compiles against the pinned `@openai/agents`; running it calls OpenAI,
- * so it needs OPENAI_API_KEY (`npx tsx examples/openai-agents.ts`). The offline runs are in
+ * The example of docs/integrations/openai-agents.md, word for word except the two import paths (here the sources,
+ * there the package). `npm run typecheck` proves it compiles against the pinned `@openai/agents`; running it calls
+ * OpenAI, so it needs OPENAI_API_KEY (`npx tsx examples/openai-agents.ts`). The offline runs are in
  * test/integration/openai-agents.test.ts.
  */
 import { Agent, run, tool } from '@openai/agents';

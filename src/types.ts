@@ -163,7 +163,7 @@ export interface BudgetWarning {
 
 /**
  * Part of a step was not read because it went past a limit on what one step may hold; detection went on with the
- * rest. See the README's table of limits.
+ * rest. The documentation's limits page (docs/limits.md in the repository) lists every limit.
  *
  * - `toolCallsPerStep`: the step held more tool calls than are read; the ones past `maximum` were not seen.
  * - `readPerStep`: the step's calls held more data than one step may read (`maximumValues` values or

@@ -1,7 +1,7 @@
 /**
  * Finish reasons as providers send them, in the form `normalizeFinishReason` gives them, by the reason they mean in
  * the guard's vocabulary. Read from each provider's API reference and official SDK types, and from the AI SDK's own
- * mapping functions (docs/finish-reasons.md has the table with sources and the judgement calls).
+ * mapping functions (docs/detection.md shows the table, with the judgement calls).
  *
  * - OpenAI Chat (and Azure, Groq, xAI, DeepSeek, Ollama's /v1): `stop`, `length`, `tool_calls`, `content_filter`,
  *   `function_call`; DeepSeek adds `insufficient_system_resource`.

@@ -45,7 +45,7 @@ describe('toStopWhen', () => {
     });
   });
 
-  it("takes the SDK's own step type from a typed variable, as the README shows", () => {
+  it("takes the SDK's own step type from a typed variable, as the AI SDK guide shows", () => {
     // Inline in generateText({ stopWhen: ... }) TypeScript cannot infer it (the call's own TOOLS are still being
     // inferred): there, pass the type, as above.
     const condition: StopCondition<Tools> = toStopWhen(
