@@ -198,14 +198,15 @@ export function loopGuardMiddleware<Message>(
 
   /** The guard after the first `count` steps, and its verdicts: the kept replay of the run when it still fits. */
   function replay(steps: readonly StepSource[], count: number): Replay {
-    const key = steps[0]?.sources[0];
-    const kept = isObject(key) ? replays.get(key) : undefined;
+    // An AI message is an object: readSteps read its type.
+    const key = steps[0]?.sources[0] as object | undefined;
+    const kept = key === undefined ? undefined : replays.get(key);
     let current: Replay;
     if (kept !== undefined && !kept.broken && kept.sources.length <= count && startsWith(steps, kept.sources)) current = kept;
     else {
       current = { guard: newGuard(), sources: [], verdicts: [], broken: false };
       // A replay longer than asked for belongs to a later state of the run (verdictOf on an old one): keep it.
-      if (isObject(key) && (kept === undefined || kept.broken || kept.sources.length <= count)) replays.set(key, current);
+      if (key !== undefined && (kept === undefined || kept.broken || kept.sources.length <= count)) replays.set(key, current);
     }
     try {
       for (const source of steps.slice(current.sources.length, count)) {
@@ -289,10 +290,6 @@ export function loopGuardMiddleware<Message>(
     verdictOf,
     guardOf,
   };
-}
-
-function isObject(value: unknown): value is object {
-  return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
 
 /** Whether a message's id starts with `prefix`: a message the guard wrote. */
