@@ -73,8 +73,13 @@ export interface LangChainNudgeMessage {
   readonly id: string;
 }
 
-/** What the middleware's `beforeModel` answers: a warning for the model, the end of the run, or nothing. */
-export type LangChainBeforeModelUpdate = { readonly messages: LangChainNudgeMessage[] } | { readonly jumpTo: 'end' } | undefined;
+/**
+ * What the middleware's `beforeModel` answers: a warning for the model, the end of the run, or nothing. The warning is a
+ * {@link LangChainNudgeMessage}, a plain object, which LangChain turns into a `HumanMessage` as it does every
+ * message-like object in a state update; `Message` is the message type the state's declarations ask for (`BaseMessage`),
+ * inferred where the hook is passed to LangChain.
+ */
+export type LangChainBeforeModelUpdate<Message = LangChainNudgeMessage> = { readonly messages: Message[] } | { readonly jumpTo: 'end' } | undefined;
 
 /** Options of {@link loopGuardMiddleware}. */
 export interface LoopGuardMiddlewareOptions<Message> {
@@ -106,7 +111,7 @@ export interface LangChainLoopGuardMiddleware<Message> {
    */
   readonly beforeModel: {
     readonly canJumpTo: 'end'[];
-    readonly hook: (state: LangChainStateLike) => LangChainBeforeModelUpdate;
+    readonly hook: <StateMessage = LangChainNudgeMessage>(state: LangChainStateLike) => LangChainBeforeModelUpdate<StateMessage>;
   };
   /**
    * Around each tool call: refuses a call that would complete a repeat or a cycle, answering with a `ToolMessage`
@@ -221,7 +226,7 @@ export function loopGuardMiddleware<Message>(
     return current;
   }
 
-  function beforeModel(state: LangChainStateLike): LangChainBeforeModelUpdate {
+  function beforeModel<StateMessage = LangChainNudgeMessage>(state: LangChainStateLike): LangChainBeforeModelUpdate<StateMessage> {
     const run = readRun(messagesOf(state));
     const steps = readSteps(run);
     if (steps.length === 0) return undefined;
@@ -237,7 +242,9 @@ export function loopGuardMiddleware<Message>(
     onWarning?.(loopWarnings(verdict), state);
     const lastId = safeRead(last, 'id');
     // The id of the message it follows, so it is unique in the thread and the same if the node runs again.
-    return { messages: [{ role: 'user', content, id: `${WARNING_ID}${typeof lastId === 'string' ? lastId : String(run.length)}` }] };
+    const warning: LangChainNudgeMessage = { role: 'user', content, id: `${WARNING_ID}${typeof lastId === 'string' ? lastId : String(run.length)}` };
+    // LangChain's declarations ask for a BaseMessage; at run time its reducer takes the plain message and makes one.
+    return { messages: [warning as StateMessage] };
   }
 
   function wrapToolCall<Request extends LangChainToolCallRequestLike, Result>(request: Request, handler: (request: Request) => Result): Result | Message {
