@@ -1,4 +1,5 @@
 /** An offline model for Mastra agents: `MastraLanguageModelV2Mock`, each call answered by a function of its prompt. */
+import type { MastraModelConfig } from '@mastra/core/llm';
 import { MastraLanguageModelV2Mock } from '@mastra/core/test-utils/llm-mock';
 
 /** What the model answers on one call: text, tool calls, or both. */
@@ -32,5 +33,7 @@ export function scriptedModel(answer: (prompt: string, index: number) => MastraT
       });
     },
   });
-  return { model, prompts };
+  // Mastra's declarations of the mock and of an agent's model disagree under exactOptionalPropertyTypes (the mock's
+  // result allows `response: undefined`); it is the model Mastra ships for this, so it is passed as one.
+  return { model: model as unknown as MastraModelConfig, prompts };
 }

@@ -169,7 +169,10 @@ describe('toStopWhen in agent.generate()', () => {
     const stops: StopVerdict[] = [];
     const { model, prompts } = searcher(false);
 
-    const result = await agentWith(model, tools).generate('Find it.', { stopWhen: toStopWhen({}, { onStop: (verdict) => stops.push(verdict) }), maxSteps: 20 });
+    // Made apart from the options: written inside them, TypeScript infers a step type from Mastra's two StopCondition types.
+    const stopWhen = toStopWhen({}, { onStop: (verdict) => stops.push(verdict) });
+
+    const result = await agentWith(model, tools).generate('Find it.', { stopWhen, maxSteps: 20 });
 
     expect(runs.search).toBe(3);
     expect(prompts).toHaveLength(3);
