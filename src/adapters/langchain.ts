@@ -315,7 +315,9 @@ function messagesOf(state: unknown): unknown {
  * count as one), at most {@link MAX_RUN_MESSAGES}.
  */
 function readRun(messages: unknown): unknown[] {
-  const length = arrayLength(messages) ?? 0;
+  const claimed = arrayLength(messages) ?? 0;
+  // An array holds at most 2^32 - 1 items, whatever a proxy claims (Infinity, say).
+  const length = claimed > 0 ? Math.floor(Math.min(claimed, 2 ** 32 - 1)) : 0;
   const run: unknown[] = [];
   for (let index = length - 1; index >= Math.max(0, length - MAX_RUN_MESSAGES); index--) {
     // Each read once: the array may be a proxy whose items change or throw when read.

@@ -7,7 +7,7 @@ import { loopMessage, loopWarnings } from '../guard/loop-message.js';
 import { safeArray, safeRead } from '../guard/safe-read.js';
 import type { Guard, GuardOptions, GuardStep, GuardToolCall, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import { guardMaker, type CallRefusal } from './per-run-guard.js';
-import { arrayLength } from './step-replayer.js';
+import { arrayLength, MAX_REPLAY_STEPS } from './step-replayer.js';
 import { toGuardStep, type AiSdkStepLike } from './to-guard-step.js';
 
 export type { CallRefusal } from './per-run-guard.js';
@@ -52,6 +52,8 @@ export interface MastraLoopGuard {
    * Records each step the run finishes (a call `beforeToolCall` refused as refused) and ends the run on a stop verdict.
    * Mastra asks it after every step the model wants to go on from. In an array next to conditions of your own, it
    * works the same.
+   * @throws TypeError when given more than `MAX_REPLAY_STEPS` (100,000) steps it has not seen, as `toStopWhen` does: a
+   *   hostile length is refused rather than costing hours
    */
   readonly stopWhen: (options: { readonly steps: readonly AiSdkStepLike[] }) => boolean;
   /**
@@ -121,7 +123,8 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | (() => Guard),
   function stopWhen(input: { readonly steps: readonly AiSdkStepLike[] }): boolean {
     const steps = safeRead(input, 'steps');
     const length = arrayLength(steps) ?? 0;
-    if (length === 0) return false;
+    // Also false for a length a proxy made up: negative, or not a number at all.
+    if (!(length > 0)) return false;
     const first = safeRead(steps, '0');
     if (first !== firstStep) {
       // Another run: a fresh guard. The calls its first step made were judged already, so their refusals are kept.
@@ -132,6 +135,11 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | (() => Guard),
         stop = undefined;
       }
       firstStep = first;
+    }
+    if (length - recorded > MAX_REPLAY_STEPS) {
+      throw new TypeError(
+        `agent-loopguard: the stopWhen of toMastraOptions was given ${String(length - recorded)} steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`,
+      );
     }
     // Each step read once: the array may be a proxy whose items change or throw when read.
     for (let index = recorded; index < length; index++) record(safeRead(steps, String(index)));

@@ -248,6 +248,11 @@ describe('loopGuardMiddleware: reading the messages', () => {
     const huge: unknown[] = [];
     huge.length = 2 ** 32 - 1;
     expect(historyOf(huge)).toEqual([]);
+    // A proxy may claim any length: an endless one is read as the longest an array can be.
+    for (const length of [Infinity, 2 ** 53 - 1, -1, Number.NaN]) {
+      const claiming = new Proxy([ai('m0', [search('a')])], { get: (target, key, receiver) => (key === 'length' ? length : (Reflect.get(target, key, receiver) as unknown)) });
+      expect(historyOf(claiming)).toEqual([]);
+    }
   });
 
   it('never throws on hostile messages, states and requests', () => {

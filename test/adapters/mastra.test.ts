@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { toMastraOptions, type MastraToolHookContextLike } from '../../src/adapters/mastra.js';
 import { createGuard } from '../../src/guard/create-guard.js';
+import { MAX_REPLAY_STEPS } from '../../src/adapters/step-replayer.js';
 import type { AiSdkStepLike } from '../../src/adapters/to-guard-step.js';
 
 const context = (toolCallId: string, query = 'loops', toolName = 'search'): MastraToolHookContextLike => ({
@@ -128,6 +129,19 @@ describe('toMastraOptions', () => {
     expect(loop.stopWhen({ steps: [step('a')] })).toBe(true);
     expect(loop.guard).toBe(guard);
     expect(() => toMastraOptions({ maxSteps: 0 })).toThrow(TypeError);
+  });
+
+  it(`refuses more than ${String(MAX_REPLAY_STEPS)} steps it has not seen in one call, as toStopWhen does`, () => {
+    const endless = new Proxy([step('a')], {
+      get: (target, key, receiver) => (key === 'length' ? Infinity : (Reflect.get(target, key, receiver) as unknown)),
+    });
+    const message = `agent-loopguard: the stopWhen of toMastraOptions was given Infinity steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`;
+    expect(() => toMastraOptions().stopWhen({ steps: endless })).toThrow(new TypeError(message));
+    const sparse: AiSdkStepLike[] = [step('a')];
+    sparse.length = MAX_REPLAY_STEPS + 1;
+    expect(() => toMastraOptions().stopWhen({ steps: sparse })).toThrow(/given 100001 steps it had not seen/);
+    const negative = new Proxy([step('a')], { get: (target, key, receiver) => (key === 'length' ? -1 : (Reflect.get(target, key, receiver) as unknown)) });
+    expect(toMastraOptions().stopWhen({ steps: negative })).toBe(false);
   });
 
   it('never throws on odd input, and lets a call without a name run', () => {
