@@ -12,6 +12,8 @@ rmSync('dist', { recursive: true, force: true });
 const subpaths: Readonly<Record<string, string>> = {
   'openai-agents': 'src/adapters/openai-agents.ts',
   'claude-agent-sdk': 'src/adapters/claude-agent-sdk.ts',
+  'langchain': 'src/adapters/langchain.ts',
+  'mastra': 'src/adapters/mastra.ts',
 };
 
 export default defineConfig([

@@ -7,7 +7,8 @@
 #      runAgentLoop and withGuard each stop the third identical tool call with reason `repeated-tool-call`;
 #   3. if the package declares a `bin`, every command starts on every requested Node (`--help` exits 0);
 #   4. every subpath export (read from the exports map) type-checks for the same consumers, and on every requested Node
-#      `import` and `require` of it expose the same names; the adapters among them stop a looping run of hand-made shapes.
+#      `import` and `require` of it expose the same names; the adapters among them (the OpenAI Agents SDK, the Claude
+#      Agent SDK, LangChain and Mastra) stop a looping run of hand-made shapes.
 #
 # Usage: scripts/smoke-pack.sh [NODE...]   (run `npm run build` first)
 #   NODE is a major version (18, 20, 22, 24; other than the current one it comes from scripts/node-bin.sh) or the path
@@ -168,6 +169,57 @@ const checks = {
     const stop = hooks.verdictFor('smoke');
     if (answers.join() !== 'allow,allow,deny,deny' || stop?.code !== 'REPEATED_TOOL_CALL') {
       fail(`claude-agent-sdk: answers ${answers.join()}, verdict ${JSON.stringify(stop)}`);
+    }
+    return `${answers.join(' ')}, then ${stop.code}`;
+  },
+  // wrapToolCall runs the first two identical calls and answers the next two with the ToolMessage class it was given;
+  // beforeModel warns after the second and ends the run after the fourth. The state is the run's own messages.
+  langchain: async (lib) => {
+    class ToolMessage {
+      constructor(fields) {
+        Object.assign(this, fields, { type: 'tool' });
+      }
+    }
+    const middleware = lib.loopGuardMiddleware({ noProgress: false }, { ToolMessage });
+    const messages = [{ type: 'human', id: 'h', content: 'Find it.' }];
+    const answers = [];
+    let end;
+    for (const call of ['a', 'b', 'c', 'd'].map(search)) {
+      const toolCall = { id: call.id, name: call.name, args: call.args };
+      messages.push({ type: 'ai', id: `ai-${call.id}`, content: '', tool_calls: [toolCall] });
+      const handler = () => ({ type: 'tool', id: `tool-${call.id}`, tool_call_id: call.id, content: 'nothing', status: 'success' });
+      const answer = await middleware.wrapToolCall({ toolCall, state: { messages } }, handler);
+      answers.push(answer instanceof ToolMessage ? 'refuse' : 'run');
+      messages.push(answer);
+      const update = middleware.beforeModel.hook({ messages });
+      if (update?.jumpTo === 'end') {
+        end = update.jumpTo;
+        break;
+      }
+      if (update !== undefined) messages.push({ type: 'human', id: update.messages[0].id, content: update.messages[0].content });
+    }
+    const stop = middleware.verdictOf({ messages });
+    if (answers.join() !== 'run,run,refuse,refuse' || end !== 'end' || stop?.code !== 'REPEATED_TOOL_CALL') {
+      fail(`langchain: answers ${answers.join()}, jump ${end}, verdict ${JSON.stringify(stop)}`);
+    }
+    return `${answers.join(' ')}, then ${stop.code}`;
+  },
+  // beforeToolCall lets two identical calls through and skips the next two; stopWhen stops the run after the fourth.
+  mastra: async (lib) => {
+    const loop = lib.toMastraOptions({ noProgress: false });
+    const steps = [];
+    const answers = [];
+    for (const call of ['a', 'b', 'c', 'd'].map(search)) {
+      const before = await loop.hooks.beforeToolCall({ toolName: call.name, input: call.args, context: { toolCallId: call.id } });
+      answers.push(before?.proceed === false ? 'skip' : 'run');
+      const output = before?.output ?? 'nothing';
+      steps.push({ finishReason: 'tool-calls', toolCalls: [{ toolCallId: call.id, toolName: call.name, args: call.args }], toolResults: [{ toolCallId: call.id, output }] });
+      if (loop.stopWhen({ steps })) break;
+      loop.onIterationComplete({ iteration: steps.length });
+    }
+    const stop = loop.verdict();
+    if (answers.join() !== 'run,run,skip,skip' || stop?.code !== 'REPEATED_TOOL_CALL') {
+      fail(`mastra: answers ${answers.join()}, verdict ${JSON.stringify(stop)}`);
     }
     return `${answers.join(' ')}, then ${stop.code}`;
   },

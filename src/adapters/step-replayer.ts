@@ -86,7 +86,15 @@ export function createStepReplayer<Step extends AiSdkStepLike>(
   };
 }
 
-function guardFactory(optionsOrFactory: GuardOptions | (() => Guard) | undefined, snapshot: unknown, caller: string): () => Guard {
+/**
+ * Where the guards of replays come from: a factory's guard, reset, or a guard made with the options and a frozen clock
+ * (a replay has no wall-clock time of its own), started from `snapshot` when one is given.
+ * @param optionsOrFactory - `GuardOptions`, or a function returning a guard
+ * @param snapshot - state to start every replay from, with `GuardOptions` only
+ * @param caller - the function's name, for errors
+ * @throws TypeError from `createGuard` for invalid options or a refused snapshot, and for a snapshot with a factory
+ */
+export function guardFactory(optionsOrFactory: GuardOptions | (() => Guard) | undefined, snapshot: unknown, caller: string): () => Guard {
   if (typeof optionsOrFactory === 'function') {
     if (snapshot !== undefined) throw new TypeError(`agent-loopguard: ${caller} takes a snapshot with GuardOptions, not with a guard factory.`);
     return () => {

@@ -1,0 +1,384 @@
+/** loopGuardMiddleware on hand-made shapes of LangChain's agent state: what each hook reads, replays and answers. */
+import { describe, expect, it, vi } from 'vitest';
+import { loopGuardMiddleware, MAX_RUN_MESSAGES, type LangChainToolCallRequestLike, type LangChainToolMessageFields } from '../../src/adapters/langchain.js';
+import { createGuard } from '../../src/guard/create-guard.js';
+import type { GuardOptions, GuardStep } from '../../src/types.js';
+
+/** Stands in for LangChain's ToolMessage: keeps the fields it was made with. */
+class FakeToolMessage {
+  constructor(readonly fields: LangChainToolMessageFields) {}
+}
+
+/** A tool call as a hand-made shape may have it: any id and name, not only strings. */
+interface Call {
+  readonly id?: unknown;
+  readonly name?: unknown;
+  readonly args?: unknown;
+}
+
+/** What wrapToolCall is given: a state with these messages and the call. */
+const request = (messages: readonly unknown[], toolCall: Call) => ({ toolCall, state: { messages } }) as LangChainToolCallRequestLike;
+
+const human = (id = 'h', content = 'Find it.') => ({ type: 'human', id, content });
+const ai = (id: string, calls: readonly Call[], fields: Record<string, unknown> = {}) => ({ type: 'ai', id, content: `step ${id}`, tool_calls: calls, ...fields });
+const answer = (callId: string, content: unknown = 'nothing', fields: Record<string, unknown> = {}) => ({
+  type: 'tool',
+  id: `tool-${callId}`,
+  tool_call_id: callId,
+  content,
+  status: 'success',
+  ...fields,
+});
+const search = (id: string, query = 'loops'): Call => ({ id, name: 'search', args: { query } });
+/** The messages of `count` identical searches, each answered. */
+const searches = (count: number, from = 0) =>
+  Array.from({ length: count }, (_, index) => {
+    const id = `s${String(from + index)}`;
+    return [ai(`m${String(from + index)}`, [search(id)]), answer(id)];
+  }).flat();
+
+function middlewareWith(options: GuardOptions | (() => ReturnType<typeof createGuard>) = {}, callbacks = {}) {
+  return loopGuardMiddleware(options, { ToolMessage: FakeToolMessage, ...callbacks });
+}
+
+const handler = vi.fn((request: unknown) => ({ ran: request }));
+
+describe('loopGuardMiddleware: set-up', () => {
+  it('is a LangChain middleware object: a name, beforeModel that may jump to the end, wrapToolCall', () => {
+    const middleware = middlewareWith();
+    expect(middleware.name).toBe('agent-loopguard');
+    expect(middleware.beforeModel.canJumpTo).toEqual(['end']);
+    expect(typeof middleware.beforeModel.hook).toBe('function');
+    expect(typeof middleware.wrapToolCall).toBe('function');
+  });
+
+  it('needs the ToolMessage class, and says so by name', () => {
+    const message = /loopGuardMiddleware needs options\.ToolMessage/;
+    expect(() => loopGuardMiddleware({}, {} as never)).toThrow(TypeError);
+    expect(() => loopGuardMiddleware({}, {} as never)).toThrow(message);
+    expect(() => loopGuardMiddleware({}, undefined as never)).toThrow(message);
+    expect(() => loopGuardMiddleware({}, { ToolMessage: 'ToolMessage' } as never)).toThrow(message);
+  });
+
+  it('throws a bad guard option where it is set up', () => {
+    expect(() => middlewareWith({ maxSteps: -1 })).toThrow(TypeError);
+  });
+
+  it('takes the defaults without options', () => {
+    const middleware = loopGuardMiddleware(undefined, { ToolMessage: FakeToolMessage });
+    expect(middleware.guardOf({ messages: [human(), ...searches(2)] }).history).toHaveLength(2);
+  });
+});
+
+describe('loopGuardMiddleware: beforeModel', () => {
+  it('says nothing before the first model message of a run, or without messages', () => {
+    const { hook } = middlewareWith().beforeModel;
+    expect(hook({ messages: [human()] })).toBeUndefined();
+    expect(hook({ messages: [] })).toBeUndefined();
+    expect(hook({})).toBeUndefined();
+    expect(hook(undefined as never)).toBeUndefined();
+  });
+
+  it('warns the model once a loop is forming: a user message with the warning, after the message it follows', () => {
+    const onWarning = vi.fn();
+    const middleware = middlewareWith({}, { onWarning });
+    const state = { messages: [human(), ...searches(2)] };
+    const update = middleware.beforeModel.hook(state);
+    expect(update).toEqual({
+      messages: [{ role: 'user', content: expect.stringMatching(/^You have called search\(\{"query":"loops"\}\) 2 times in a row/) as string, id: 'agent-loopguard:warning:tool-s1' }],
+    });
+    expect(onWarning).toHaveBeenCalledOnce();
+    expect(onWarning).toHaveBeenCalledWith([expect.objectContaining({ code: 'LOOP_WARNING', reason: 'repeated-tool-call' })], state);
+  });
+
+  it('does not warn twice for the same step, nor when told to stay silent', () => {
+    const warned = [human(), ...searches(2), { type: 'human', id: 'agent-loopguard:warning:tool-s1', content: 'warned' }];
+    expect(middlewareWith().beforeModel.hook({ messages: warned })).toBeUndefined();
+    const silent = loopGuardMiddleware({}, { ToolMessage: FakeToolMessage, nudge: false });
+    expect(silent.beforeModel.hook({ messages: [human(), ...searches(2)] })).toBeUndefined();
+  });
+
+  it('names a warning after its place in the run when the message before it has no id', () => {
+    const messages = [human(), ...searches(1), ai('m1', [search('s1')]), { type: 'tool', tool_call_id: 's1', content: 'nothing' }];
+    const update = middlewareWith().beforeModel.hook({ messages }) as { messages: { id: string }[] };
+    expect(update.messages[0]?.id).toBe('agent-loopguard:warning:4');
+  });
+
+  it('ends the run on a stop verdict, and hands the verdict to onStop', () => {
+    const onStop = vi.fn();
+    const middleware = middlewareWith({ maxSteps: 2 }, { onStop });
+    const state = { messages: [human(), ...searches(1), ai('m1', [search('s1', 'other')]), answer('s1')] };
+    expect(middleware.beforeModel.hook(state)).toEqual({ jumpTo: 'end' });
+    expect(onStop).toHaveBeenCalledWith(expect.objectContaining({ stop: true, reason: 'max-steps', code: 'MAX_STEPS' }), state);
+  });
+
+  it('judges only the run after the latest user message, its own warnings not counting as one', () => {
+    const middleware = middlewareWith({ maxSteps: 3 });
+    const warning = { type: 'human', id: 'agent-loopguard:warning:x', content: 'careful' };
+    // Three steps of an earlier run, then a new request: the new run has one step.
+    expect(middleware.beforeModel.hook({ messages: [human('h1'), ...searches(3), human('h2'), ...searches(1, 3)] })).toBeUndefined();
+    // A warning in the middle of a run does not start a new one: three steps, the limit.
+    expect(middleware.beforeModel.hook({ messages: [human(), ...searches(1), warning, ...searches(2, 1)] })).toEqual({ jumpTo: 'end' });
+  });
+
+  it('stops a model that asks again for a call the guard refused', () => {
+    const refused = (id: string) => answer(id, 'Not run', { id: `agent-loopguard:refusal:${id}`, status: 'error' });
+    const once = [human(), ...searches(2), ai('m2', [search('s2')]), refused('s2')];
+    const middleware = middlewareWith({ noProgress: false });
+    expect(middleware.beforeModel.hook({ messages: once })).toBeUndefined();
+    expect(middleware.beforeModel.hook({ messages: [...once, ai('m3', [search('s3')]), refused('s3')] })).toEqual({ jumpTo: 'end' });
+  });
+});
+
+describe('loopGuardMiddleware: wrapToolCall', () => {
+  it('lets a call run that completes no loop, handing the request to the handler as it is', () => {
+    const middleware = middlewareWith();
+    const given = request([human(), ai('m0', [search('s0')])], search('s0'));
+    expect(middleware.wrapToolCall(given, handler)).toEqual({ ran: given });
+  });
+
+  it('refuses the call that would complete a repeat with a ToolMessage, without calling the handler', () => {
+    const onBlock = vi.fn();
+    const middleware = middlewareWith({}, { onBlock });
+    const given = request([human(), ...searches(2), ai('m2', [search('s2')])], search('s2'));
+    const calls = handler.mock.calls.length;
+    const refusal = middleware.wrapToolCall(given, handler) as FakeToolMessage;
+    expect(handler.mock.calls).toHaveLength(calls);
+    expect(refusal).toBeInstanceOf(FakeToolMessage);
+    expect(refusal.fields).toEqual({
+      content: expect.stringMatching(/^Not run: this would be call number 3 in a row to search/) as string,
+      tool_call_id: 's2',
+      name: 'search',
+      status: 'error',
+      id: 'agent-loopguard:refusal:s2',
+    });
+    expect(onBlock).toHaveBeenCalledWith(expect.objectContaining({ block: true, code: 'REPEATED_TOOL_CALL' }), search('s2'), given.state);
+  });
+
+  it('judges a call after the calls before it in its own message, whatever order they run in', () => {
+    const middleware = middlewareWith();
+    const messages = [human(), ai('m0', [search('a'), search('b'), search('c')])];
+    expect(middleware.wrapToolCall(request(messages, search('c')), handler)).toBeInstanceOf(FakeToolMessage);
+    expect(middleware.wrapToolCall(request(messages, search('b')), handler)).toEqual({ ran: request(messages, search('b')) });
+    expect(middleware.wrapToolCall(request(messages, search('a')), handler)).toEqual({ ran: request(messages, search('a')) });
+  });
+
+  it('does not count an earlier call of the message that would itself be refused', () => {
+    const middleware = middlewareWith({ repeatedToolCall: { threshold: 2 } });
+    // a is allowed; b would be the second in a row, refused; so c follows a alone and is refused too.
+    const messages = [human(), ai('m0', [search('a'), search('b'), search('c')])];
+    expect(middleware.wrapToolCall(request(messages, search('c')), handler)).toBeInstanceOf(FakeToolMessage);
+    const other = [human(), ai('m0', [search('a'), search('b', 'other'), search('c')])];
+    expect(middleware.wrapToolCall(request(other, search('c')), handler)).toEqual({ ran: request(other, search('c')) });
+  });
+
+  it('judges a call it cannot find in the run after every step of the run', () => {
+    const middleware = middlewareWith();
+    const given = request([human(), ...searches(2)], search('elsewhere'));
+    expect(middleware.wrapToolCall(given, handler)).toBeInstanceOf(FakeToolMessage);
+    expect(middleware.wrapToolCall(request([], search('x')), handler)).toEqual({ ran: request([], search('x')) });
+  });
+
+  it('lets a call without a string id or name run: its answer could not be matched', () => {
+    const middleware = middlewareWith();
+    const messages = [human(), ...searches(2), ai('m2', [{ name: 'search', args: { query: 'loops' } }])];
+    for (const toolCall of [{ name: 'search', args: { query: 'loops' } }, { id: 's2', args: { query: 'loops' } }]) {
+      expect(middleware.wrapToolCall(request(messages, toolCall), handler)).toEqual({ ran: request(messages, toolCall) });
+    }
+    expect(middleware.wrapToolCall(undefined as never, handler)).toEqual({ ran: undefined });
+  });
+});
+
+describe('loopGuardMiddleware: reading the messages', () => {
+  const historyOf = (messages: readonly unknown[], options: GuardOptions = {}) => middlewareWith(options).guardOf({ messages }).history;
+
+  it('records each AI message as a step: calls with their answers, text, finish reason and tokens', () => {
+    const messages = [
+      human(),
+      ai('m0', [search('a'), search('b', 'other'), search('c', 'third'), search('d', 'fourth')], {
+        content: [{ type: 'text', text: 'Looking ' }, { type: 'image', text: 'not text' }, { type: 'text', text: 'twice.' }, { type: 'text', text: 7 }],
+        usage_metadata: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
+        response_metadata: { finish_reason: 'stop' },
+      }),
+      answer('a', 'found'),
+      answer('b', 'boom', { status: 'error' }),
+      answer('c', 'Not run', { id: 'agent-loopguard:refusal:c', status: 'error' }),
+      answer('a', 'a second answer to the same call'),
+      ai('m1', [], { content: 'Done.', response_metadata: { stop_reason: 'end_turn' }, usage_metadata: { output_tokens: 3 } }),
+    ];
+    expect(historyOf(messages)).toEqual([
+      {
+        toolCalls: [
+          { name: 'search', args: { query: 'loops' }, result: 'found' },
+          { name: 'search', args: { query: 'other' }, error: 'boom' },
+          { name: 'search', args: { query: 'third' }, blocked: true },
+          { name: 'search', args: { query: 'fourth' } },
+        ],
+        text: 'Looking twice.',
+        finishReason: 'tool-calls',
+        usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      },
+      { toolCalls: [], text: 'Done.', finishReason: 'end_turn', usage: { outputTokens: 3 } },
+    ]);
+  });
+
+  it('leaves out what a message does not say, and what is not of the right type', () => {
+    const messages = [
+      ai('m0', [{ id: 7, name: 'search', args: {} }, { id: 'x', name: 42, args: {} }], { content: undefined, usage_metadata: { input_tokens: '10' }, response_metadata: { finish_reason: 3 } }),
+      { type: 'tool', tool_call_id: 7, content: 'matched by a number' },
+      ai('m1', 'not an array' as never, { content: '' }),
+      { type: 'system', content: 'ignored' },
+      'not a message',
+      null,
+    ];
+    // The call whose name is not a string is passed on, and the guard leaves it out.
+    expect(historyOf(messages)).toEqual([{ toolCalls: [{ name: 'search', args: {} }], finishReason: 'tool-calls' }, { toolCalls: [] }]);
+  });
+
+  it('takes a messages array as well as a state', () => {
+    expect(middlewareWith().guardOf([human(), ...searches(2)]).history).toHaveLength(2);
+    expect(middlewareWith().guardOf(undefined).history).toEqual([]);
+  });
+
+  it(`reads at most ${String(MAX_RUN_MESSAGES)} messages back from the end`, () => {
+    const messages: unknown[] = new Array<unknown>(MAX_RUN_MESSAGES + 2);
+    messages[0] = ai('too-old', [search('old')]);
+    messages[MAX_RUN_MESSAGES + 1] = ai('latest', [search('new')]);
+    expect(historyOf(messages)).toEqual([{ toolCalls: [{ name: 'search', args: { query: 'loops' } }], text: 'step latest', finishReason: 'tool-calls' }]);
+    const huge: unknown[] = [];
+    huge.length = 2 ** 32 - 1;
+    expect(historyOf(huge)).toEqual([]);
+    // A proxy may claim any length: an endless one is read as the longest an array can be.
+    for (const length of [Infinity, 2 ** 53 - 1, -1, Number.NaN]) {
+      const claiming = new Proxy([ai('m0', [search('a')])], { get: (target, key, receiver) => (key === 'length' ? length : (Reflect.get(target, key, receiver) as unknown)) });
+      expect(historyOf(claiming)).toEqual([]);
+    }
+  });
+
+  it('never throws on hostile messages, states and requests', () => {
+    const throwing = new Proxy([], {
+      get() {
+        throw new Error('no');
+      },
+    });
+    const revoked = Proxy.revocable([], {});
+    revoked.revoke();
+    const hostileMessage = new Proxy({}, {
+      get() {
+        throw new Error('no');
+      },
+    });
+    const middleware = middlewareWith();
+    const runs = () => 'ran';
+    for (const messages of [throwing, revoked.proxy, [hostileMessage, ai('m0', [hostileMessage]), hostileMessage]]) {
+      expect(middleware.beforeModel.hook({ messages })).toBeUndefined();
+      expect(middleware.verdictOf({ messages })).toBeUndefined();
+      expect(middleware.verdictOf(messages)).toBeUndefined();
+      expect(middleware.guardOf(messages).history.length).toBeLessThanOrEqual(1);
+      expect(middleware.wrapToolCall({ toolCall: search('a'), state: { messages } } as never, runs)).toBe('ran');
+    }
+    expect(middleware.wrapToolCall(hostileMessage as never, runs)).toBe('ran');
+    expect(middleware.beforeModel.hook(hostileMessage as never)).toBeUndefined();
+  });
+});
+
+describe('loopGuardMiddleware: verdictOf and guardOf', () => {
+  it('gives the stop verdict of a state the guard stopped, the verdict beforeModel gave it', () => {
+    const onStop = vi.fn();
+    const middleware = middlewareWith({ maxSteps: 2 }, { onStop });
+    const stopped = { messages: [human(), ...searches(1), ai('m1', [search('s1', 'other')]), answer('s1')] };
+    middleware.beforeModel.hook(stopped);
+    expect(middleware.verdictOf(stopped)).toEqual(onStop.mock.calls[0]?.[0]);
+    expect(middleware.verdictOf(stopped)).toMatchObject({ code: 'MAX_STEPS', evidence: { steps: 2, limit: 2 } });
+  });
+
+  it('gives nothing for a run that goes on, one the model ended with its answer, or an empty one', () => {
+    const middleware = middlewareWith({ maxSteps: 2 });
+    expect(middleware.verdictOf({ messages: [human(), ...searches(1)] })).toBeUndefined();
+    expect(middleware.verdictOf({ messages: [human(), ...searches(1), ai('m1', [], { content: 'Done.', response_metadata: { finish_reason: 'stop' } })] })).toBeUndefined();
+    expect(middleware.verdictOf({ messages: [] })).toBeUndefined();
+    expect(middleware.verdictOf({ messages: [answer('orphan')] })).toBeUndefined();
+  });
+
+  it('looks past its own warnings at the end of a state', () => {
+    const middleware = middlewareWith({ maxSteps: 2 });
+    const warning = { type: 'human', id: 'agent-loopguard:warning:x', content: 'careful' };
+    expect(middleware.verdictOf({ messages: [human(), ...searches(2), warning] })?.code).toBe('MAX_STEPS');
+  });
+
+  it('hands out a new guard each time, so changing it changes nothing', () => {
+    const middleware = middlewareWith();
+    const state = { messages: [human(), ...searches(2)] };
+    const guard = middleware.guardOf(state);
+    guard.check({ toolCalls: [{ name: 'search', args: { query: 'loops' } }] });
+    expect(middleware.guardOf(state).history).toHaveLength(2);
+    expect(middleware.beforeModel.hook(state)).toHaveProperty('messages');
+  });
+});
+
+describe('loopGuardMiddleware: replays', () => {
+  function counting(options: GuardOptions = {}) {
+    const counts = { guards: 0, checks: 0 };
+    const factory = () => {
+      counts.guards++;
+      const guard = createGuard({ ...options, now: () => 0 });
+      const check = guard.check.bind(guard);
+      return Object.assign(guard, {
+        check: (step: GuardStep) => {
+          counts.checks++;
+          return check(step);
+        },
+      });
+    };
+    return { counts, middleware: loopGuardMiddleware(factory, { ToolMessage: FakeToolMessage }) };
+  }
+
+  it('checks only new steps while the run is made of the same message objects', () => {
+    const { counts, middleware } = counting();
+    const messages: unknown[] = [human(), ...searches(1)];
+    middleware.beforeModel.hook({ messages });
+    messages.push(...searches(1, 1));
+    middleware.beforeModel.hook({ messages: [...messages] });
+    middleware.wrapToolCall(request([...messages, ai('m2', [search('s2')])], search('s2')), handler);
+    expect(counts).toEqual({ guards: 1, checks: 2 });
+  });
+
+  it('starts over when a step is not the same object, and for an older state without losing the newer replay', () => {
+    const { counts, middleware } = counting();
+    const run = [human(), ...searches(3)];
+    middleware.beforeModel.hook({ messages: run });
+    expect(counts).toEqual({ guards: 1, checks: 3 });
+    // The same first message, then other objects: a new replay.
+    const [first, second] = run.slice(1);
+    middleware.beforeModel.hook({ messages: [human(), first, second, ...searches(2, 1)] });
+    expect(counts).toEqual({ guards: 2, checks: 6 });
+    // An older state of that run: replayed apart, and the newer replay is kept.
+    middleware.verdictOf({ messages: [human(), first, second] });
+    expect(counts).toEqual({ guards: 3, checks: 7 });
+    middleware.beforeModel.hook({ messages: [human(), first, second, ...searches(2, 1)] });
+    expect(counts.guards).toBe(4);
+  });
+
+  it('never reuses a replay a custom rule threw in, and lets the error through', () => {
+    let fail = true;
+    const custom = () => {
+      if (fail) throw new Error('rule failed');
+      return undefined;
+    };
+    const middleware = middlewareWith({ custom: [custom] });
+    const state = { messages: [human(), ...searches(2)] };
+    expect(() => middleware.beforeModel.hook(state)).toThrow('rule failed');
+    fail = false;
+    expect(middleware.guardOf(state).history).toHaveLength(2);
+    expect(middleware.beforeModel.hook(state)).toHaveProperty('messages');
+  });
+
+  it('resets the factory’s guard before a replay, and freezes the clock of guards made from options', () => {
+    const used = createGuard();
+    used.check({ toolCalls: [{ name: 'search', args: { query: 'loops' } }] });
+    const middleware = loopGuardMiddleware(() => used, { ToolMessage: FakeToolMessage });
+    expect(middleware.guardOf({ messages: [human(), ...searches(1)] }).history).toHaveLength(1);
+    const timed = middlewareWith({ budget: { maxDurationMs: 1 } });
+    expect(timed.verdictOf({ messages: [human(), ...searches(1, 5)] })).toBeUndefined();
+  });
+});

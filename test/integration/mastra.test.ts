@@ -1,0 +1,183 @@
+/**
+ * toMastraOptions and toStopWhen inside a real Mastra agent (the exact `@mastra/core` version in package.json) with its
+ * offline `MastraLanguageModelV2Mock`: the warning reaches the model's next prompt, the call that would complete a loop
+ * never runs, a model that persists is stopped with the verdict available to the caller, and a healthy run is left
+ * alone. `@mastra/core` 1.71 declares Node 22.13+; the agent loop these tests drive runs on Node 20 too, so they run in
+ * `npm test` on the machine's Node, and CI runs them again on Node 22.
+ */
+import { Agent } from '@mastra/core/agent';
+import { createTool } from '@mastra/core/tools';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toMastraOptions, type CallRefusal } from '../../src/adapters/mastra.js';
+import { toStopWhen } from '../../src/index.js';
+import type { GuardOptions, LoopWarning, StopVerdict } from '../../src/index.js';
+import { scriptedModel, type MastraTurn } from './mastra-model.js';
+
+const WARNING = 'Calling it again will not tell you anything new';
+const REFUSAL = 'Not run: this would be call number 3 in a row to search';
+
+/** Tools that count how often their body really ran. */
+function countedTools() {
+  const runs = { search: 0, read: 0 };
+  const search = createTool({
+    id: 'search',
+    description: 'Search the web.',
+    inputSchema: z.object({ query: z.string() }),
+    execute: ({ query }) => {
+      runs.search++;
+      return Promise.resolve(`No results for ${query}.`);
+    },
+  });
+  const read = createTool({
+    id: 'read',
+    description: 'Read a page.',
+    inputSchema: z.object({ page: z.number() }),
+    execute: ({ page }) => {
+      runs.read++;
+      return Promise.resolve(`Page ${String(page)}: the answer is 42.`);
+    },
+  });
+  return { runs, tools: { search, read } };
+}
+
+/**
+ * A model that searches for the same thing; with `listens`, it reads a page and answers once the guard has spoken up
+ * (a warning or a refusal is in its prompt).
+ */
+function searcher(listens: boolean) {
+  return scriptedModel((prompt, index): MastraTurn => {
+    if (listens && (prompt.includes(WARNING) || prompt.includes('Not run:'))) {
+      return prompt.includes('Page 1') ? { text: 'The answer is 42.' } : { calls: [{ id: `read-${String(index)}`, name: 'read', input: { page: 1 } }] };
+    }
+    return { text: `Attempt ${String(index)}: searching.`, calls: [{ id: `search-${String(index)}`, name: 'search', input: { query: 'agent loops' } }] };
+  });
+}
+
+function agentWith(model: ReturnType<typeof scriptedModel>['model'], tools: ReturnType<typeof countedTools>['tools']) {
+  return new Agent({ id: 'researcher', name: 'researcher', instructions: 'Find it.', model, tools });
+}
+
+interface Observed {
+  readonly stops: StopVerdict[];
+  readonly warnings: LoopWarning[][];
+  readonly blocks: CallRefusal[];
+}
+
+function observedGuard(options: GuardOptions = {}) {
+  const observed: Observed = { stops: [], warnings: [], blocks: [] };
+  const loop = toMastraOptions(options, {
+    onStop: (verdict) => observed.stops.push(verdict),
+    onWarning: (warnings) => observed.warnings.push([...warnings]),
+    onBlock: (refusal) => observed.blocks.push(refusal),
+  });
+  return { observed, loop };
+}
+
+describe('toMastraOptions in agent.generate()', () => {
+  it('warns the model, refuses the call that would complete the repeat, and stops a model that persists', async () => {
+    const { runs, tools } = countedTools();
+    const { observed, loop } = observedGuard();
+    const { model, prompts } = searcher(false);
+
+    const result = await agentWith(model, tools).generate('Find it.', { ...loop, maxSteps: 20 });
+
+    // Two searches ran; the third and fourth were refused before they ran, and the fourth stopped the run.
+    expect(runs.search).toBe(2);
+    expect(prompts).toHaveLength(4);
+    expect(result.steps).toHaveLength(4);
+    expect(observed.blocks.map((block) => block.code)).toEqual(['REPEATED_TOOL_CALL', 'REPEATED_TOOL_CALL']);
+    expect(observed.stops).toHaveLength(1);
+    expect(observed.stops[0]).toMatchObject({ stop: true, reason: 'repeated-tool-call', code: 'REPEATED_TOOL_CALL', evidence: { count: 3, tool: 'search' } });
+    // Mastra reports the stop only as a run that ended on tool calls: the verdict says why.
+    expect(result.finishReason).toBe('tool-calls');
+    expect(loop.verdict()).toBe(observed.stops[0]);
+    // The warning after the second search was in the third model call's prompt (Mastra adds feedback as the
+    // assistant's text), and the model read the refusal as the refused call's output.
+    expect(prompts[1]).not.toContain(WARNING);
+    expect(prompts[2]).toContain('You have called search({\\"query\\":\\"agent loops\\"}) 2 times in a row');
+    expect(observed.warnings).toHaveLength(1);
+    expect(observed.warnings[0]?.[0]).toMatchObject({ code: 'LOOP_WARNING', reason: 'repeated-tool-call' });
+    expect(prompts[3]).toContain(REFUSAL);
+    // The guard recorded the refused calls as refused, never with the refusal as their result.
+    expect(loop.guard.history.map((step) => step.toolCalls?.map((call) => (call.blocked === true ? 'blocked' : call.result)))).toEqual([
+      [{ type: 'text', value: 'No results for agent loops.' }],
+      [{ type: 'text', value: 'No results for agent loops.' }],
+      ['blocked'],
+      ['blocked'],
+    ]);
+    expect(loop.guard.history[0]).toMatchObject({ text: 'Attempt 0: searching.', finishReason: 'tool-calls', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
+  });
+
+  it('lets a model that changes course after the warning finish normally, without a refusal or a stop', async () => {
+    const { runs, tools } = countedTools();
+    const { observed, loop } = observedGuard();
+
+    const result = await agentWith(searcher(true).model, tools).generate('Find it.', { ...loop, maxSteps: 20 });
+
+    // Mastra's text is that of every step; the answer is the last step's.
+    expect(result.steps.at(-1)?.text).toBe('The answer is 42.');
+    expect(runs).toEqual({ search: 2, read: 1 });
+    expect(observed.warnings).toHaveLength(1);
+    expect(observed.blocks).toEqual([]);
+    expect(observed.stops).toEqual([]);
+    expect(loop.verdict()).toBeUndefined();
+  });
+
+  it('leaves a healthy run untouched: no feedback, no call refused', async () => {
+    const { runs, tools } = countedTools();
+    const { observed, loop } = observedGuard();
+    const script: MastraTurn[] = [
+      { calls: [{ id: 'a', name: 'search', input: { query: 'agent loops' } }] },
+      { calls: [{ id: 'b', name: 'read', input: { page: 1 } }] },
+      { text: 'The answer is 42.' },
+    ];
+    const { model, prompts } = scriptedModel((_prompt, index) => script[index] ?? { text: 'unexpected' });
+
+    const result = await agentWith(model, tools).generate('Find it.', { ...loop, maxSteps: 20 });
+
+    expect(result.text).toBe('The answer is 42.');
+    expect(runs).toEqual({ search: 1, read: 1 });
+    expect(prompts).toHaveLength(3);
+    expect(observed).toEqual({ stops: [], warnings: [], blocks: [] });
+    expect(loop.guard.history).toHaveLength(2);
+  });
+
+  it('keeps two runs apart, each with its own options object', async () => {
+    const looping = countedTools();
+    const healthy = countedTools();
+    const first = observedGuard();
+    const second = observedGuard();
+
+    const [stopped, finished] = await Promise.all([
+      agentWith(searcher(false).model, looping.tools).generate('Find it.', { ...first.loop, maxSteps: 20 }),
+      agentWith(searcher(true).model, healthy.tools).generate('Find it.', { ...second.loop, maxSteps: 20 }),
+    ]);
+
+    expect(first.loop.verdict()?.code).toBe('REPEATED_TOOL_CALL');
+    expect(second.loop.verdict()).toBeUndefined();
+    expect(stopped.finishReason).toBe('tool-calls');
+    expect(finished.steps.at(-1)?.text).toBe('The answer is 42.');
+    expect(looping.runs.search).toBe(2);
+    expect(healthy.runs).toEqual({ search: 2, read: 1 });
+  });
+});
+
+describe('toStopWhen in agent.generate()', () => {
+  it('stops a looping run by itself, unchanged: the third identical call runs, and the run ends after it', async () => {
+    const { runs, tools } = countedTools();
+    const stops: StopVerdict[] = [];
+    const { model, prompts } = searcher(false);
+
+    // Made apart from the options: written inside them, TypeScript infers a step type from Mastra's two StopCondition types.
+    const stopWhen = toStopWhen({}, { onStop: (verdict) => stops.push(verdict) });
+
+    const result = await agentWith(model, tools).generate('Find it.', { stopWhen, maxSteps: 20 });
+
+    expect(runs.search).toBe(3);
+    expect(prompts).toHaveLength(3);
+    expect(result.steps).toHaveLength(3);
+    expect(stops).toHaveLength(1);
+    expect(stops[0]).toMatchObject({ reason: 'repeated-tool-call', code: 'REPEATED_TOOL_CALL', evidence: { count: 3, stepIndexes: [0, 1, 2] } });
+  });
+});
