@@ -8,9 +8,6 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentationFiles, fromRoot, headingAnchors, links, REPOSITORY_URL, ROOT, type Link } from './markdown.js';
 
-/** Guides written on another branch at the same time; remove each once it is merged. */
-const WRITTEN_ELSEWHERE = new Set(['docs/integrations/langchain.md', 'docs/integrations/mastra.md']);
-
 const FILE_ADDRESS = `${REPOSITORY_URL}/blob/main/`;
 
 /** The file a link leads to, relative to the root, and the heading in it, or `undefined` for a link elsewhere. */
@@ -37,7 +34,6 @@ describe('the links of the documentation', () => {
   it.each(allLinks.map((link) => [`${link.file}:${String(link.line)}`, link.target, link] as const))('%s: %s leads somewhere', (_where, _target, link) => {
     const target = targetOf(link);
     if (target === undefined) return;
-    if (WRITTEN_ELSEWHERE.has(target.path)) return;
     const file = join(ROOT, target.path);
     expect(existsSync(file), `${target.path} does not exist`).toBe(true);
     if (target.anchor === undefined || target.anchor === '') return;

@@ -109,6 +109,8 @@ describe('the framework guides', () => {
   it.each([
     ['docs/integrations/openai-agents.md', 'examples/openai-agents.ts', 'openai-agents'],
     ['docs/integrations/claude-agent-sdk.md', 'examples/claude-agent-sdk.ts', 'claude-agent-sdk'],
+    ['docs/integrations/langchain.md', 'examples/langchain.ts', 'langchain'],
+    ['docs/integrations/mastra.md', 'examples/mastra.ts', 'mastra'],
   ])('%s shows %s word for word', (guide, example, subpath) => {
     const code = readFileSync(join(ROOT, example), 'utf8')
       .replace(/^\/\*\*[\s\S]*?\*\/\n/, '')
