@@ -15,8 +15,8 @@ export interface CallFacts {
   readonly resultText: string | undefined;
   /** `resultText` is text the tool wrote (the result was a string), not the canonical form of structured data. */
   readonly resultIsText: boolean;
-  /** The comparison key of the canonical result, as in `outcome`; `undefined` when `resultText` is. */
-  readonly resultKey: string | undefined;
+  /** The comparison key of the canonical result, as in `outcome`; `''` without a result. */
+  readonly resultKey: string;
   /**
    * The error as text when the call failed: a string as given, `name: message` of an error with a string message,
    * anything else in canonical form; `undefined` otherwise.
@@ -24,8 +24,8 @@ export interface CallFacts {
   readonly errorText: string | undefined;
   /** `errorText` is text (a string, or an error's message), not the canonical form of structured data. */
   readonly errorIsText: boolean;
-  /** The comparison key of the canonical error, as in `outcome`; `undefined` when `errorText` is. */
-  readonly errorKey: string | undefined;
+  /** The comparison key of the canonical error, as in `outcome`; `''` without an error. */
+  readonly errorKey: string;
   /** The call carries a non-null `error`. */
   readonly failed: boolean;
 }

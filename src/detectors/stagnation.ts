@@ -50,10 +50,10 @@ function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string
   // Text by its shape; structured data as it is, by the key `outcome` holds (not hashed again). The marks keep text
   // apart from data and failures apart from results; the length keeps the result's part apart from the error's.
   const resultShape = call.resultIsText ? answerShape(result) : result;
-  const resultPart = call.resultIsText ? keyOf(resultShape) : (call.resultKey ?? '');
+  const resultPart = call.resultIsText ? keyOf(resultShape) : call.resultKey;
   if (errorText === undefined) return { key: `${call.resultIsText ? 'a' : 's'}\u0000${resultPart}`, shape: resultShape };
   const errorShape = call.errorIsText ? answerShape(errorText) : errorText;
-  const errorPart = call.errorIsText ? keyOf(errorShape) : (call.errorKey ?? '');
+  const errorPart = call.errorIsText ? keyOf(errorShape) : call.errorKey;
   return {
     key: `${call.resultIsText ? 'a' : 's'}${call.errorIsText ? 'e' : 'f'}\u0000${String(resultPart.length)}:${resultPart}${errorPart}`,
     shape: `${resultShape}${resultShape === '' ? '' : ' '}error: ${errorShape}`,

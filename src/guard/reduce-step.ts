@@ -83,10 +83,10 @@ function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCal
     argsLength: argsForm.length,
     resultText,
     resultIsText: typeof result === 'string',
-    resultKey: resultText === undefined ? undefined : resultKey,
+    resultKey: resultKey ?? '',
     errorText,
     errorIsText,
-    errorKey: errorText === undefined ? undefined : errorKey,
+    errorKey: errorKey ?? '',
     failed,
   };
   return { call: Object.freeze(call), facts, blocked, cut };
