@@ -270,6 +270,11 @@ export interface CustomStop {
  * A rule of your own. Receives the history (the current step last; the guard's live array, so read it but do not
  * change it; with `historyLimit`, a frozen copy of the kept steps) and the current step.
  * Return `undefined` or `{ stop: false }` to continue. Errors it throws propagate out of `check`.
+ *
+ * A guard restored from a snapshot gives a rule the steps recorded before the snapshot (the last `historyLimit` of
+ * them, if set) as plain JSON, as `JSON.stringify` writes them (a `Date` as its ISO text, a `Map` or a `Set` as `{}`)
+ * with a bigint as `"10n"`. What a rule keeps in its own closure is not in the snapshot: derive it from the history,
+ * or save it beside the snapshot yourself.
  */
 export type CustomDetector = (
   history: readonly GuardStep[],

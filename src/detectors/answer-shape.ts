@@ -34,6 +34,17 @@ function closes(opener: number, code: number): boolean {
   return code === opener || (opener === BACKTICK && code === APOSTROPHE);
 }
 
+/** The first character at or after `from` that closes a quotation opened by `opener`, or ends the line. */
+function closerFrom(source: string, opener: number, from: number): number {
+  let at = from;
+  while (at < source.length) {
+    const code = source.charCodeAt(at);
+    if (code === NEWLINE || code === CARRIAGE_RETURN || closes(opener, code)) break;
+    at++;
+  }
+  return at;
+}
+
 /**
  * The shape of a tool's answer: what is left once the parts that only echo the request or count things are blanked.
  * Two answers of one shape tell the agent the same thing ("No matches found for "a"" and "... for "b"").
@@ -55,20 +66,9 @@ export function answerShape(text: string): string {
   const source = bounded(text);
   const length = source.length;
   // Per quote kind, the first closer or line break at or after the last search start.
-  const nextCloser = new Map<number, number>();
-  const findCloser = (opener: number, from: number): number => {
-    let at = nextCloser.get(opener) ?? -1;
-    if (at < from) {
-      at = from;
-      while (at < length) {
-        const code = source.charCodeAt(at);
-        if (code === NEWLINE || code === CARRIAGE_RETURN || closes(opener, code)) break;
-        at++;
-      }
-      nextCloser.set(opener, at);
-    }
-    return at;
-  };
+  let nextDouble = -1;
+  let nextSingle = -1;
+  let nextBacktick = -1;
 
   let shape = '';
   let index = 0;
@@ -97,7 +97,13 @@ export function answerShape(text: string): string {
       }
     }
     if (code === DOUBLE_QUOTE || code === APOSTROPHE || code === BACKTICK) {
-      const close = findCloser(code, index + 1);
+      let close = code === DOUBLE_QUOTE ? nextDouble : code === APOSTROPHE ? nextSingle : nextBacktick;
+      if (close <= index) {
+        close = closerFrom(source, code, index + 1);
+        if (code === DOUBLE_QUOTE) nextDouble = close;
+        else if (code === APOSTROPHE) nextSingle = close;
+        else nextBacktick = close;
+      }
       const closing = source.charCodeAt(close);
       if (close < length && close - index - 1 <= MAX_QUOTE && closing !== NEWLINE && closing !== CARRIAGE_RETURN) {
         shape += '""';

@@ -13,8 +13,19 @@ export interface CallFacts {
   readonly argsLength: number;
   /** The result as text (a string as given, anything else in canonical form); `undefined` when none was supplied. */
   readonly resultText: string | undefined;
-  /** The error as text when the call failed; `undefined` otherwise. */
+  /** `resultText` is text the tool wrote (the result was a string), not the canonical form of structured data. */
+  readonly resultIsText: boolean;
+  /** The comparison key of the canonical result, as in `outcome`; `''` without a result. */
+  readonly resultKey: string;
+  /**
+   * The error as text when the call failed: a string as given, `name: message` of an error with a string message,
+   * anything else in canonical form; `undefined` otherwise.
+   */
   readonly errorText: string | undefined;
+  /** `errorText` is text (a string, or an error's message), not the canonical form of structured data. */
+  readonly errorIsText: boolean;
+  /** The comparison key of the canonical error, as in `outcome`; `''` without an error. */
+  readonly errorKey: string;
   /** The call carries a non-null `error`. */
   readonly failed: boolean;
 }

@@ -33,9 +33,11 @@ interface Entry {
  *   keyed by the call too: that is how a successful write answers, and twenty different writes answered "ok" made
  *   progress. To a shorter call, it is compared as it is: `[]` after `[]` ("find" with no hit again) is the same
  *   answer, `42` after `17` (a calculator) is not.
- * - Otherwise the shape of the result, with the shape of the error when the call failed. The tool name is left out:
- *   some agents name a call after the first word the model typed, and the answer is what tells whether it learnt
- *   anything.
+ * - Otherwise text (a result the tool gave as a string, an error's message) by its shape, and structured data (a result
+ *   or error that is an object, an array, a number) as it is: its canonical form. A shape blanks every quoted string
+ *   and number, so all the pages of orders an API returns, or all the thrown errors, would have one shape; text is
+ *   where an answer echoes the request ("No matches found for "a""). The tool name is left out: some agents name a
+ *   call after the first word the model typed, and the answer is what tells whether it learnt anything.
  */
 function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string) => string): { key: string; shape: string } {
   const { resultText, errorText } = call;
@@ -45,10 +47,17 @@ function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string
     const shape = answerShape(result);
     return call.argsLength >= writeArgsLength ? { key: keyOf(`w${call.signature}\u0000${shape}`), shape } : { key: keyOf(`x${result}`), shape };
   }
-  let shape = answerShape(result);
-  if (errorText !== undefined) shape += `${shape === '' ? '' : ' '}error: ${answerShape(errorText)}`;
-  // The prefix keeps failures apart from results that read the same.
-  return { key: keyOf(`${errorText === undefined ? 'a' : 'e'}${shape}`), shape };
+  // Text by its shape; structured data as it is, by the key `outcome` holds (not hashed again). The marks keep text
+  // apart from data and failures apart from results; the length keeps the result's part apart from the error's.
+  const resultShape = call.resultIsText ? answerShape(result) : result;
+  const resultPart = call.resultIsText ? keyOf(resultShape) : call.resultKey;
+  if (errorText === undefined) return { key: `${call.resultIsText ? 'a' : 's'}\u0000${resultPart}`, shape: resultShape };
+  const errorShape = call.errorIsText ? answerShape(errorText) : errorText;
+  const errorPart = call.errorIsText ? keyOf(errorShape) : call.errorKey;
+  return {
+    key: `${call.resultIsText ? 'a' : 's'}${call.errorIsText ? 'e' : 'f'}\u0000${String(resultPart.length)}:${resultPart}${errorPart}`,
+    shape: `${resultShape}${resultShape === '' ? '' : ' '}error: ${errorShape}`,
+  };
 }
 
 /**
@@ -212,7 +221,7 @@ export function stagnationDetector(
       const [answer] = found.answers as [StopEvidence['stagnation']['answers'][number]];
       const most =
         call.count >= answer.count
-          ? `${call.tool}(${call.argsPreview}) was called ${String(call.count)} times`
+          ? `${call.tool}(${call.argsPreview}) was called ${call.count === 1 ? 'once' : `${String(call.count)} times`}`
           : `the same answer came back ${String(answer.count)} times: "${answer.shapePreview}"`;
       const share = `${String(after.newInWindow)} of the last ${String(size)} steps with tool calls`;
       if (after.newInWindow > maxNew) {

@@ -27,6 +27,15 @@ interface ReducedCall {
   readonly cut: boolean;
 }
 
+/** What an error says as text: a string as it is, `name: message` of an error (or anything) with a string message. */
+function errorMessage(error: unknown): string | undefined {
+  if (typeof error === 'string') return error;
+  const message = safeRead(error, 'message');
+  if (typeof message !== 'string') return undefined;
+  const name = safeRead(error, 'name');
+  return typeof name === 'string' && name !== '' ? `${name}: ${message}` : message;
+}
+
 function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCall | undefined {
   const name = safeRead(raw, 'name');
   if (typeof name !== 'string') return undefined;
@@ -45,16 +54,21 @@ function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCal
   const cut = reader.budgetSpent && reader.truncated > cutBefore;
   let resultText: string | undefined;
   let errorText: string | undefined;
+  let errorIsText = false;
   if (cut) {
     // Read in part, the call might look like another call read in part: it is made unlike every other call instead.
     signature += `\u0000cut:${place}`;
   } else {
     resultText = typeof result === 'string' ? result : resultForm;
-    errorText = typeof error === 'string' ? error : errorForm;
+    const message = failed ? errorMessage(error) : undefined;
+    errorIsText = message !== undefined;
+    errorText = message ?? errorForm;
   }
+  const resultKey = resultForm === undefined ? undefined : reader.formKey(resultForm);
+  const errorKey = errorForm === undefined ? undefined : reader.formKey(errorForm);
   let outcome = signature;
-  if (resultForm !== undefined) outcome += `\u0000r${reader.formKey(resultForm)}`;
-  if (errorForm !== undefined) outcome += `\u0000e${reader.formKey(errorForm)}`;
+  if (resultKey !== undefined) outcome += `\u0000r${resultKey}`;
+  if (errorKey !== undefined) outcome += `\u0000e${errorKey}`;
 
   const call: Mutable<GuardToolCall> = { name };
   if (args !== undefined) call.args = args;
@@ -68,7 +82,11 @@ function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCal
     argsPreview: preview(argsForm),
     argsLength: argsForm.length,
     resultText,
+    resultIsText: typeof result === 'string',
+    resultKey: resultKey ?? '',
     errorText,
+    errorIsText,
+    errorKey: errorKey ?? '',
     failed,
   };
   return { call: Object.freeze(call), facts, blocked, cut };

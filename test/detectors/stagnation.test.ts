@@ -149,6 +149,62 @@ describe('stagnation', () => {
     });
   });
 
+  describe('structured data and errors', () => {
+    /** A page of orders: one layout, new ids, items and totals on every page. */
+    const page = (index: number): GuardStep =>
+      calls(call('list_orders', { page: index }, { result: { page: index, orders: [{ id: `o-${String(index)}`, item: `item ${'i'.repeat(index)}`, total: 10 + index }] } }));
+
+    it('compares a result that is not a string as it is: pages of one layout with new values are news', () => {
+      expect(play(guardWith(), Array.from({ length: 40 }, (_, index) => page(index))).some((verdict) => verdict.stop)).toBe(false);
+      // The same pages as text the tool wrote: their shape blanks every quoted string and number, so they look alike.
+      const asText = Array.from({ length: 20 }, (_, index) => calls(call('list_orders', { page: index }, { result: JSON.stringify(page(index).toolCalls?.[0]?.result) })));
+      expect(play(guardWith(), asText).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 1 } });
+    });
+
+    it('still stops on structured answers that really repeat, and shows them in evidence as they are', () => {
+      const empty = Array.from({ length: 20 }, (_, index) => calls(call('search', { q: `term ${String(index)}` }, { result: { hits: [], query: 'same' } })));
+      expect(play(guardWith(), empty).at(-1)).toMatchObject({
+        stop: true,
+        evidence: { newOutcomes: 1, answers: [{ shapePreview: '{"hits":[],"query":"same"}', count: 20 }] },
+      });
+    });
+
+    it('reads a thrown error by its message: other messages are other answers, one message about other names is one', () => {
+      const failing = (message: (index: number) => string): GuardStep[] =>
+        Array.from({ length: 20 }, (_, index) => calls(call('open', { path: `f${String(index)}` }, { error: new Error(message(index)) })));
+      const words = ['permission', 'timeout', 'missing', 'locked', 'busy', 'closed', 'moved', 'empty', 'binary', 'huge'];
+      expect(play(guardWith(), failing((index) => `${String(words[index % 10])} ${'x'.repeat(index)}`)).some((verdict) => verdict.stop)).toBe(false);
+      expect(play(guardWith(), failing((index) => `File not found: "f${String(index)}"`)).at(-1)).toMatchObject({
+        stop: true,
+        evidence: { newOutcomes: 1, answers: [{ shapePreview: 'error: Error: File not found: ""', count: 20 }] },
+      });
+    });
+
+    it('compares an error without a string message as it is', () => {
+      const steps = Array.from({ length: 20 }, (_, index) => calls(call('open', { path: `f${String(index)}` }, { error: { code: 'ENOENT', path: `f${String(index)}` } })));
+      expect(play(guardWith(), steps).some((verdict) => verdict.stop)).toBe(false);
+      const same = Array.from({ length: 20 }, (_, index) => calls(call('open', { path: `f${String(index)}` }, { error: { code: 'ENOENT' } })));
+      expect(play(guardWith(), same).at(-1)).toMatchObject({ stop: true, evidence: { answers: [{ shapePreview: 'error: {"code":"ENOENT"}', count: 20 }] } });
+    });
+  });
+
+  it('says "once" when every call of the window was made once and every answer had come before', () => {
+    // Twenty files read, then read again in the same order: each answer seen before, each call once in the window.
+    const reads = Array.from({ length: 40 }, (_, index) => calls(call('view', { path: `file${'f'.repeat(index % 20)}` }, { result: `text ${'t'.repeat(index % 20)}` })));
+    const verdict = play(guardWith(), reads).at(-1);
+    expect(verdict).toMatchObject({
+      code: 'STAGNATION',
+      detail: 'Only 0 of the last 20 steps with tool calls brought an answer not seen before in this run; view({"path":"file"}) was called once.',
+    });
+  });
+
+  it('keeps the latest 100 step indexes in evidence, whatever the window', () => {
+    const stale = Array.from({ length: 150 }, (_, index) => grep(`p${String(index)}`, 'nothing'));
+    const verdict = play(guardWith({ window: 150, maxNew: 1 }), stale).at(-1);
+    expect(verdict).toMatchObject({ stop: true, evidence: { window: 150, newOutcomes: 1, callCount: 150 } });
+    expect(verdict?.stop === true && verdict.reason === 'stagnation' ? verdict.evidence.stepIndexes : []).toEqual(Array.from({ length: 100 }, (_, index) => index + 50));
+  });
+
   it('never stops a run whose every step brings an answer it has not seen', () => {
     fc.assert(
       fc.property(

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { arrayLength } from '../../src/adapters/step-replayer.js';
+import { MAX_REPLAY_STEPS } from '../../src/adapters/to-stop-when.js';
 import { createGuard, runAgentLoop, toGuardStep, toStopWhen, withGuard } from '../../src/index.js';
 import type { AgentLoopStep, AiSdkStepLike, GuardStep } from '../../src/index.js';
 import { expectPlainJson } from '../support/plain-json.js';
@@ -64,7 +66,7 @@ describe('toGuardStep', () => {
 });
 
 describe('toStopWhen', () => {
-  it('never throws and always answers a boolean, for arrays of any steps and for things that are not arrays', () => {
+  it('always answers a boolean, for arrays of any steps and for things that are not arrays; only refuses, loudly, too many new steps', () => {
     fc.assert(
       fc.property(
         guardOptions,
@@ -75,7 +77,10 @@ describe('toStopWhen', () => {
         (options, steps) => {
           const condition = toStopWhen(options);
           const given = steps.build();
-          expect(typeof condition({ steps: given as AiSdkStepLike[] })).toBe('boolean');
+          // An array longer than the replay cap (the hostile sparse array of 2^32 - 1 holes) is refused by design.
+          const answer = (): unknown => condition({ steps: given as AiSdkStepLike[] });
+          if ((arrayLength(given) ?? 0) > MAX_REPLAY_STEPS) expect(answer).toThrow('checks at most 100000 new steps per call');
+          else expect(typeof answer()).toBe('boolean');
           expect(typeof condition(given as { steps: AiSdkStepLike[] })).toBe('boolean');
         },
       ),

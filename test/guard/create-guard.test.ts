@@ -43,8 +43,8 @@ describe('createGuard', () => {
 
   describe('priority', () => {
     // One step that every detector stops on: each earlier detector, when on, wins over every later one.
-    const order = ['finishReason', 'budget', 'maxSteps', 'repeatedToolCall', 'oscillation', 'noProgress', 'custom'] as const;
-    const reasons = ['finish-reason', 'budget', 'max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'custom'];
+    const order = ['finishReason', 'budget', 'maxSteps', 'repeatedToolCall', 'oscillation', 'noProgress', 'stagnation', 'custom'] as const;
+    const reasons = ['finish-reason', 'budget', 'max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'stagnation', 'custom'];
     const settings = {
       finishReason: { terminal: ['length'] },
       budget: { maxTotalTokens: 1 },
@@ -52,9 +52,11 @@ describe('createGuard', () => {
       repeatedToolCall: { threshold: 2 },
       oscillation: { maxPeriod: 2, repeats: 2 },
       noProgress: { threshold: 2 },
+      stagnation: { window: 2, maxNew: 0 },
       custom: () => ({ stop: true as const }),
     };
-    // a b a b a b ... where the last step holds b b: a repeat, an a-b cycle, a stalled step, and every limit at once.
+    // a b a b a b ... where the last step holds b b: a repeat, an a-b cycle, a stalled step, two steps with nothing new,
+    // and every limit at once.
     const steps: GuardStep[] = [tool('a'), tool('b'), tool('a'), tool('b'), tool('a'), { ...calls(call('b', { id: 1 }), call('b', { id: 1 })), finishReason: 'length', usage: { totalTokens: 5 } }];
 
     it.each(order.map((name, index) => [name, index] as const))('%s wins over everything after it', (name, index) => {

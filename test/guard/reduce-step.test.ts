@@ -179,6 +179,29 @@ describe('reduceStep compares with the guard key', () => {
     expect(call?.resultText).toMatch(/^\{"long":#s1025:[0-9a-f]{28},"short":"a\\"b"\}$/);
   });
 
+  it('says whether the result and the error are text, and reads an error with a string message as name: message', () => {
+    const reduced = reduceWithKey(
+      {
+        toolCalls: [
+          { name: 'a', result: 'plain', error: 'timed out' },
+          { name: 'b', result: { rows: [] }, error: new TypeError('bad "x"') },
+          { name: 'c', error: { message: 'no name' } },
+          { name: 'd', error: { code: 'ENOENT', message: 7 } },
+          { name: 'e' },
+        ],
+      },
+      KEY,
+      0,
+    );
+    expect(reduced.calls.map(({ resultText, resultIsText, errorText, errorIsText }) => ({ resultText, resultIsText, errorText, errorIsText }))).toEqual([
+      { resultText: 'plain', resultIsText: true, errorText: 'timed out', errorIsText: true },
+      { resultText: '{"rows":[]}', resultIsText: false, errorText: 'TypeError: bad "x"', errorIsText: true },
+      { resultText: undefined, resultIsText: false, errorText: 'no name', errorIsText: true },
+      { resultText: undefined, resultIsText: false, errorText: '{"code":"ENOENT","message":7}', errorIsText: false },
+      { resultText: undefined, resultIsText: false, errorText: undefined, errorIsText: false },
+    ]);
+  });
+
   it('compares alike under one key and differently under another', () => {
     const step = { toolCalls: [{ name: 'n'.repeat(300), args: { text: 'a'.repeat(5000) }, result: { rows: ['r'.repeat(3000)] } }] };
     expect(reduceWithKey(step, KEY, 0).calls).toEqual(reduceWithKey(step, KEY, 5).calls);

@@ -97,6 +97,10 @@ describe('a guard restored from a snapshot', () => {
     continued.check({ text: 'b' });
     expect(seen).toEqual([['a'], ['a', 'b']]);
     expect(continued.history[0]?.toolCalls).toEqual([{ name: 'x', args: { n: '1n' } }]);
+    // As JSON.stringify writes them: what a rule can rely on after a restore, as the CustomDetector TSDoc says.
+    const rich = createGuard();
+    rich.check({ toolCalls: [{ name: 'x', args: { when: new Date(0), lookup: new Map([['k', 1]]), tags: new Set(['a']) } }] });
+    expect(createGuard({}, { snapshot: rich.snapshot() }).history[0]?.toolCalls).toEqual([{ name: 'x', args: { when: '1970-01-01T00:00:00.000Z', lookup: {}, tags: {} } }]);
   });
 
   it('keeps the run clock: wall-clock time before the snapshot counts after the restore', () => {

@@ -65,3 +65,12 @@ describe('option messages', () => {
     expect(attempt(options)).toBe('agent-loopguard: option "budget.maxCostUsd" could not be read: reading it threw.');
   });
 });
+
+describe('warnBefore', () => {
+  it.each(['repeatedToolCall', 'oscillation', 'noProgress', 'stagnation'])('of %s is an integer from 1 to 1,000, or false', (detector) => {
+    for (const value of [0, 1_001, 1.5, true, '1', null]) {
+      expect(attempt({ [detector]: { warnBefore: value } })).toMatch(new RegExp(`^agent-loopguard: option "${detector}\\.warnBefore" must be an integer from 1 to 1000, got `));
+    }
+    for (const value of [1, 1_000, false, undefined]) expect(attempt({ [detector]: { warnBefore: value } })).toBe('no error');
+  });
+});

@@ -184,8 +184,21 @@ interface RecordedCall {
   readonly argsLength: number;
   /** The result as text: a string as given, anything else canonical; `undefined` without a result. */
   readonly resultText: string | undefined;
-  /** The error as text when the call failed. */
+  /** The result was a string. */
+  readonly resultIsText: boolean;
+  /** The error as text when the call failed: a string, `name: message` of an error with a string message, else canonical. */
   readonly errorText: string | undefined;
+  /** The error was a string, or had a string message. */
+  readonly errorIsText: boolean;
+}
+
+/** What the README says an error reads as: a string as it is, else `name: message` when it has a string message. */
+function errorMessage(error: unknown): string | undefined {
+  if (typeof error === 'string') return error;
+  const message = readField(error, 'message');
+  if (typeof message !== 'string') return undefined;
+  const name = readField(error, 'name');
+  return typeof name === 'string' && name.length > 0 ? `${name}: ${message}` : message;
 }
 
 /** A step as the reference remembers it: the sanitised copy history shows, and its calls. */
@@ -242,7 +255,9 @@ function recordCall(raw: unknown, stepIndex: number): { call: GuardToolCall; rec
       stepIndex,
       argsLength: argsForm.length,
       resultText: result === undefined ? undefined : typeof result === 'string' ? result : canonicalize(result),
-      errorText: failed ? (typeof error === 'string' ? error : canonicalize(error)) : undefined,
+      resultIsText: typeof result === 'string',
+      errorText: failed ? (errorMessage(error) ?? canonicalize(error)) : undefined,
+      errorIsText: failed && errorMessage(error) !== undefined,
     },
   };
 }
@@ -742,7 +757,7 @@ function noProgressWarning(options: { threshold: number; warnBefore: number | fa
 function refusal(settings: ReferenceOptions, sequence: readonly RecordedCall[], call: RecordedCall): Finding | undefined {
   // Without a result or an error, the outcome is the call itself.
   const outcome = JSON.stringify([...(JSON.parse(call.signature) as [string, string]), null, null]);
-  const untried: RecordedCall = { ...call, outcome, failed: false, resultText: undefined, errorText: undefined };
+  const untried: RecordedCall = { ...call, outcome, failed: false, resultText: undefined, resultIsText: false, errorText: undefined, errorIsText: false };
   const repeated = settings.repeatedToolCall;
   if (repeated !== false && !repeated.requireIdenticalResults) {
     const { calls, key } = repeatedToolCallSequence(repeated, [...sequence, untried]);
@@ -774,9 +789,12 @@ function answerOf(call: RecordedCall, writeArgsLength: number): { key: string; s
     // A write (long arguments) answered without words is compared by the call; a short call's answer as it is.
     return { key: call.argsLength >= writeArgsLength ? `write ${call.signature} ${shape}` : `exact ${result}`, shape };
   }
-  const resultShape = answerShape(result);
-  const shape = resultShape + (call.errorText === undefined ? '' : `${resultShape === '' ? '' : ' '}error: ${answerShape(call.errorText)}`);
-  return { key: `${call.errorText === undefined ? 'answer' : 'error'} ${shape}`, shape };
+  // Text by its shape; structured data (not a string) as it is.
+  const resultShape = call.resultIsText ? answerShape(result) : result;
+  const errorShape = call.errorText === undefined ? undefined : call.errorIsText ? answerShape(call.errorText) : call.errorText;
+  const shape = resultShape + (errorShape === undefined ? '' : `${resultShape === '' ? '' : ' '}error: ${errorShape}`);
+  const kind = `${call.resultIsText ? 'text' : 'data'} ${errorShape === undefined ? 'answer' : call.errorIsText ? 'text error' : 'data error'}`;
+  return { key: `${kind} ${shape}`, shape };
 }
 
 interface StagnationEntry {
@@ -851,7 +869,7 @@ function stagnationJudgement(
   const [answer] = topAnswers as [(typeof topAnswers)[number]];
   const most =
     call.count >= answer.count
-      ? `${call.tool}(${call.argsPreview}) was called ${String(call.count)} times`
+      ? `${call.tool}(${call.argsPreview}) was called ${call.count === 1 ? 'once' : `${String(call.count)} times`}`
       : `the same answer came back ${String(answer.count)} times: "${answer.shapePreview}"`;
   const evidence = {
     window: options.window,
