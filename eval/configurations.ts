@@ -1,5 +1,5 @@
 /** The guard settings and rules the eval replays every run through, one table row and one chart point each. */
-import type { GuardOptions } from '../src/index.js';
+import { DEFAULT_OPTIONS, type GuardOptions } from '../src/index.js';
 import { cline, geminiCli, openHands, rooCode } from './other-agent-rules.js';
 
 /** What a configuration is, for the chart's colours: the guard with several detectors, one detector alone, or a peer's rule. */
@@ -46,11 +46,12 @@ const PEERS = "Other agents' published rules";
 export const DEFAULT_GUARD = 'default';
 export const HEADLINE = 'default-no-max-steps';
 export const SPEC_ONLY = 'spec-no-max-steps';
-export const STAGNATION_ALONE = 'stagnation-20-6';
+const { window: DEFAULT_WINDOW, maxNew: DEFAULT_MAX_NEW } = DEFAULT_OPTIONS.stagnation;
+export const STAGNATION_ALONE = `stagnation-${String(DEFAULT_WINDOW)}-${String(DEFAULT_MAX_NEW)}`;
 
-/** Windows and `maxNew` values swept for `stagnation`, around its default of 20 and 6. */
+/** Windows and `maxNew` values swept for `stagnation`, around its default of 20 and 8. */
 export const STAGNATION_WINDOWS = [12, 16, 20, 25, 30] as const;
-export const STAGNATION_MAX_NEW = [4, 6, 8] as const;
+export const STAGNATION_MAX_NEW = [4, 6, 8, 10] as const;
 
 const combined: Configuration[] = [
   { id: DEFAULT_GUARD, group: COMBINED, name: 'default guard', label: 'default guard', family: 'combined', options: {} },
@@ -70,14 +71,15 @@ const combined: Configuration[] = [
     family: 'combined',
     options: { maxSteps: false, stagnation: false },
   },
-  {
-    id: 'default-no-max-steps-stagnation-20-8',
+  // Either side of the default maxNew: the value before this release's comparison of answers, and one looser.
+  ...[6, 10].map((maxNew): Configuration => ({
+    id: `default-no-max-steps-stagnation-20-${String(maxNew)}`,
     group: COMBINED,
-    name: 'default guard, maxSteps off, stagnation maxNew 8',
-    label: 'default, maxSteps off, stag 20/8',
+    name: `default guard, maxSteps off, stagnation maxNew ${String(maxNew)}`,
+    label: `default, maxSteps off, stag 20/${String(maxNew)}`,
     family: 'combined',
-    options: { maxSteps: false, stagnation: { maxNew: 8 } },
-  },
+    options: { maxSteps: false, stagnation: { maxNew } },
+  })),
   ...[100, 150].map((limit) => ({
     id: `default-max-steps-${String(limit)}`,
     group: COMBINED,
@@ -126,7 +128,7 @@ const alone: Configuration[] = [
     STAGNATION_MAX_NEW.map((maxNew) => ({
       id: `stagnation-${String(window)}-${String(maxNew)}`,
       group: ALONE,
-      name: `stagnation window ${String(window)}, maxNew ${String(maxNew)}${mark(window === 20 && maxNew === 6)}`,
+      name: `stagnation window ${String(window)}, maxNew ${String(maxNew)}${mark(window === DEFAULT_WINDOW && maxNew === DEFAULT_MAX_NEW)}`,
       label: `stag ${String(window)}/${String(maxNew)}`,
       family: 'stagnation' as const,
       options: { ...ALL_OFF, stagnation: { window, maxNew } },

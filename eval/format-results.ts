@@ -1,4 +1,5 @@
 /** Writes RESULTS.md from the replayed figures: figures only, never trace content. */
+import { DEFAULT_OPTIONS } from '../src/index.js';
 import { DEFAULT_GUARD, HEADLINE, indexOf, SPEC_ONLY, STAGNATION_ALONE, type Configuration } from './configurations.js';
 import { refusalsTable, warningsTable, type SourceSteering } from './format-steering.js';
 import { byCodeTable, perConfigurationTable, perSourceTable } from './format-tables.js';
@@ -160,7 +161,7 @@ export function formatResults(report: Report): string {
     '',
     perSourceTable(sources, total, at(SPEC_ONLY)),
     '',
-    '## `stagnation` alone (window 20, maxNew 6)',
+    `## \`stagnation\` alone (window ${String(DEFAULT_OPTIONS.stagnation.window)}, maxNew ${String(DEFAULT_OPTIONS.stagnation.maxNew)})`,
     '',
     perSourceTable(sources, total, at(STAGNATION_ALONE)),
     '',

@@ -104,7 +104,10 @@ export interface StopEvidence {
     readonly newOutcomes: number;
     /** The calls that filled the window, most frequent first (at most 3), with how many times each was made. */
     readonly calls: readonly { readonly tool: string; readonly argsPreview: string; readonly count: number }[];
-    /** The answers that came back most often in the window (at most 3): their shape, shortened, and how often. */
+    /**
+     * The answers that came back most often in the window (at most 3), shortened, and how often: the shape of an
+     * answer compared by its shape (a failure, "nothing found", an error), otherwise the answer as given.
+     */
     readonly answers: readonly { readonly shapePreview: string; readonly count: number }[];
     /** Calls the window's steps made (a call repeating the one before it without news is not counted). */
     readonly callCount: number;
@@ -330,11 +333,17 @@ export interface NoProgressOptions {
 export interface StagnationOptions {
   /** Steps with tool calls looked back over. An integer from 2 to 1,000. @default 20 */
   readonly window?: number | undefined;
-  /** Stop when at most this many of those steps brought an answer not seen before. From 0 to `window - 1`. @default 6 */
+  /**
+   * Stop when at most this many of those steps brought an answer not seen before: a call not made before with that
+   * answer, or, for an answer that says only that the call failed or found nothing, an answer of that shape not seen
+   * before. From 0 to `window - 1` (the default, 8, stays below a smaller window). @default 8
+   */
   readonly maxNew?: number | undefined;
   /**
-   * A call with at least this many characters of canonical arguments whose answer has no words (`''`, `[]`,
-   * `<output></output>`) is compared by the call, not the answer: that is how a successful write answers. An integer of at least 0. @default 70
+   * An empty answer (no letter and no digit outside markup tags: `''`, `[]`, `<output></output>`) to a call with at
+   * least this many characters of canonical arguments is compared with the call, as a successful write answers; to a
+   * shorter call it means nothing was found, and counts as seen once any call got it. An integer of at least 0.
+   * @default 70
    */
   readonly writeArgsLength?: number | undefined;
   /**
@@ -379,7 +388,7 @@ export interface GuardOptions {
   readonly oscillation?: OscillationOptions | false | undefined;
   /** @default { threshold: 3 } */
   readonly noProgress?: NoProgressOptions | false | undefined;
-  /** @default { window: 20, maxNew: 6, writeArgsLength: 70 } */
+  /** @default { window: 20, maxNew: 8, writeArgsLength: 70, warnBefore: 1 } */
   readonly stagnation?: StagnationOptions | false | undefined;
   /** @default { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' } */
   readonly finishReason?: FinishReasonOptions | false | undefined;

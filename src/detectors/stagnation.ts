@@ -1,6 +1,8 @@
 import { preview } from '../guard/normalize-text.js';
 import type { StopEvidence } from '../types.js';
-import { answerShape, isContentless } from './answer-shape.js';
+import { answerKind } from './answer-kind.js';
+import { answerShape } from './answer-shape.js';
+import { blankEchoes, echoedWords } from './blank-echoes.js';
 import type { CallFacts, Detector } from './detector.js';
 import { createOutcomeMemory } from './outcome-memory.js';
 import { savedArray, savedBoolean, savedInteger, savedObject, savedOptional, savedString } from '../snapshot/read-saved.js';
@@ -26,33 +28,45 @@ interface Entry {
   readonly calls: readonly WindowCall[];
 }
 
+/** The shape a failure is compared by: quoted spans, numbers and the words that echo the call's arguments blanked. */
+function failureShape(text: string, argsPreview: string): string {
+  return blankEchoes(answerShape(text), echoedWords(argsPreview));
+}
+
 /**
- * What a call's answer is compared by: the answer, not the call.
+ * What a call's answer is compared by. An answer with information of its own is new whenever the call is: it is
+ * compared together with the call, exactly (tool, canonical arguments and the answer as `outcome` holds it). So twenty
+ * lookups by id, twenty pages, twenty different writes answered `ok` or `{ success: true }` are twenty new outcomes,
+ * while an irregular cycle among reads whose answers never change brings none. Only answers that say nothing beyond
+ * "it did not work" are compared across calls, where new arguments that keep getting one answer are the loop:
  * - Without a result or an error there is nothing to compare, so the call itself is the key.
- * - An answer without words (see `isContentless`) to a call with at least `writeArgsLength` characters of arguments is
- *   keyed by the call too: that is how a successful write answers, and twenty different writes answered "ok" made
- *   progress. To a shorter call, it is compared as it is: `[]` after `[]` ("find" with no hit again) is the same
- *   answer, `42` after `17` (a calculator) is not.
- * - Otherwise text (a result the tool gave as a string, an error's message) by its shape, and structured data (a result
- *   or error that is an object, an array, a number) as it is: its canonical form. A shape blanks every quoted string
- *   and number, so all the pages of orders an API returns, or all the thrown errors, would have one shape; text is
- *   where an answer echoes the request ("No matches found for "a""). The tool name is left out: some agents name a
- *   call after the first word the model typed, and the answer is what tells whether it learnt anything.
+ * - A result that reads as a failure or as "nothing found" (see `answerKind`), and a text error, by its shape with
+ *   the words that echo the arguments blanked too (see `blankEchoes`): "No matches found for "a"" and "... for "b"",
+ *   `javac: command not found` and `mvn: command not found`, are one answer. Structured errors as they are. The tool
+ *   name is left out: some agents name a call after the first word the model typed.
+ * - An empty result (no letter, no digit: `''`, `[]`, `<output></output>`) to a call with at least `writeArgsLength`
+ *   characters of arguments is how a successful write answers, so the call is the progress; to a shorter call it is
+ *   nothing found, compared exactly as it is across calls.
+ * @returns the key, and the answer as evidence shows it (its shape when compared by shape, else the answer itself)
  */
 function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string) => string): { key: string; shape: string } {
   const { resultText, errorText } = call;
-  if (resultText === undefined && errorText === undefined) return { key: keyOf(`c${call.signature}`), shape: '' };
+  if (resultText === undefined && errorText === undefined) return { key: `c${call.signature}`, shape: '' };
   const result = resultText ?? '';
-  if (errorText === undefined && isContentless(result)) {
-    const shape = answerShape(result);
-    return call.argsLength >= writeArgsLength ? { key: keyOf(`w${call.signature}\u0000${shape}`), shape } : { key: keyOf(`x${result}`), shape };
+  if (errorText === undefined) {
+    const kind = answerKind(result, !call.resultIsText);
+    if (kind === 'failure') {
+      const shape = failureShape(result, call.argsPreview);
+      return { key: `${call.resultIsText ? 'a' : 's'}\u0000${keyOf(shape)}`, shape };
+    }
+    if (kind === 'answer' || call.argsLength >= writeArgsLength) return { key: `o${call.outcome}`, shape: result };
+    return { key: `x${keyOf(result)}`, shape: result };
   }
   // Text by its shape; structured data as it is, by the key `outcome` holds (not hashed again). The marks keep text
   // apart from data and failures apart from results; the length keeps the result's part apart from the error's.
-  const resultShape = call.resultIsText ? answerShape(result) : result;
+  const resultShape = call.resultIsText ? failureShape(result, call.argsPreview) : result;
   const resultPart = call.resultIsText ? keyOf(resultShape) : call.resultKey;
-  if (errorText === undefined) return { key: `${call.resultIsText ? 'a' : 's'}\u0000${resultPart}`, shape: resultShape };
-  const errorShape = call.errorIsText ? answerShape(errorText) : errorText;
+  const errorShape = call.errorIsText ? failureShape(errorText, call.argsPreview) : errorText;
   const errorPart = call.errorIsText ? keyOf(errorShape) : call.errorKey;
   return {
     key: `${call.resultIsText ? 'a' : 's'}${call.errorIsText ? 'e' : 'f'}\u0000${String(resultPart.length)}:${resultPart}${errorPart}`,
@@ -126,7 +140,8 @@ function readEntry(value: unknown, path: string): Entry {
 /**
  * Stops when, of the last `window` steps with tool calls, at most `maxNew` brought an answer not seen before in the
  * run: the agent cycles irregularly among calls whose answers never change, or varies its arguments and keeps getting
- * the same kind of answer. Answers are compared by shape (see `answerShape`).
+ * the same failure or the same "nothing found". An answer is new with its call unless it says only that (see
+ * `answerOf`).
  *
  * A call identical to the one just before it whose answer is not new is left out: a run of identical calls is
  * `repeatedToolCall`'s business. A step's remaining calls form one entry of the window, new when any of them brought

@@ -4,7 +4,7 @@ export const DEFAULT_OPTIONS = Object.freeze({
   repeatedToolCall: Object.freeze({ threshold: 3, requireIdenticalResults: false, ignoreErrors: false, warnBefore: 1 }),
   oscillation: Object.freeze({ maxPeriod: 3, repeats: 3, warnBefore: 1 }),
   noProgress: Object.freeze({ threshold: 3, warnBefore: 1 }),
-  stagnation: Object.freeze({ window: 20, maxNew: 6, writeArgsLength: 70, warnBefore: 1 }),
+  stagnation: Object.freeze({ window: 20, maxNew: 8, writeArgsLength: 70, warnBefore: 1 }),
   finishReason: Object.freeze({
     terminal: Object.freeze(['stop', 'length', 'content-filter', 'error'] as const),
     otherPolicy: 'stop-if-text-only' as const,

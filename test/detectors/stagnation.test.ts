@@ -16,7 +16,7 @@ function play(guard: ReturnType<typeof createGuard>, steps: readonly GuardStep[]
 }
 
 describe('stagnation', () => {
-  describe('new arguments answered with the same shape of answer', () => {
+  describe('new arguments answered with the same failure', () => {
     const steps = Array.from({ length: 30 }, (_, index) => grep(`term${String(index)}`, `No matches found for "term${String(index)}"`));
 
     it('continues through step 19 and stops on step 20, when the window of 20 holds one new answer', () => {
@@ -30,7 +30,7 @@ describe('stagnation', () => {
           'Only 1 of the last 20 steps with tool calls brought an answer not seen before in this run; the same answer came back 20 times: "No matches found for """.',
         evidence: {
           window: 20,
-          maxNew: 6,
+          maxNew: 8,
           newOutcomes: 1,
           calls: [
             { tool: 'grep', argsPreview: '{"pattern":"term0"}', count: 1 },
@@ -77,14 +77,14 @@ describe('stagnation', () => {
   });
 
   describe('thresholds', () => {
-    /** `fresh` steps with new answers, then stale ones (the same answer to new arguments). */
+    /** `fresh` steps with new answers, then stale ones (the same failure to new arguments). */
     const run = (fresh: number, total: number): GuardStep[] =>
       Array.from({ length: total }, (_, index) =>
-        index < fresh ? grep(`p${String(index)}`, `found ${'x'.repeat(index + 1)}`) : grep(`p${String(index)}`, 'nothing here'),
+        index < fresh ? grep(`p${String(index)}`, `found ${'x'.repeat(index + 1)}`) : grep(`p${String(index)}`, 'nothing found here'),
       );
 
     it.each([
-      [{}, 6, 20],
+      [{}, 8, 20],
       [{ window: 5, maxNew: 2 }, 2, 5],
       [{ window: 2, maxNew: 0 }, 0, 2],
     ])('with %j: maxNew + 1 new answers in a full window continue, maxNew stop', (options, maxNew, window) => {
@@ -99,7 +99,7 @@ describe('stagnation', () => {
     });
 
     it('does not judge before the window is full', () => {
-      const stale = Array.from({ length: 19 }, (_, index) => grep(`p${String(index)}`, 'nothing'));
+      const stale = Array.from({ length: 19 }, (_, index) => grep(`p${String(index)}`, 'nothing found'));
       expect(play(guardWith(), stale).some((verdict) => verdict.stop)).toBe(false);
     });
   });
@@ -107,7 +107,7 @@ describe('stagnation', () => {
   describe('what counts', () => {
     it('counts a step of parallel calls once, new when any of them is', () => {
       const fanOut = (index: number): GuardStep =>
-        calls(call('lookup', { id: index }, { result: 'available' }), call('lookup', { id: -index }, { result: `seat ${'x'.repeat(index)}` }));
+        calls(call('lookup', { id: index }, { result: 'not found' }), call('lookup', { id: -index }, { result: `seat ${'x'.repeat(index)}` }));
       expect(play(guardWith(), Array.from({ length: 40 }, (_, index) => fanOut(index))).some((verdict) => verdict.stop)).toBe(false);
     });
 
@@ -121,16 +121,30 @@ describe('stagnation', () => {
       expect(guard.summary().detectors.stagnation).toMatchObject({ steps: 20, newInWindow: 20, distinctAnswers: 30 });
     });
 
-    it('compares a wordless answer to a short call as it is: 42 after 17 is news, [] after [] is not', () => {
-      const numbers = Array.from({ length: 30 }, (_, index) => calls(call('calc', { n: index }, { result: index * 7 })));
-      expect(play(guardWith(), numbers).some((verdict) => verdict.stop)).toBe(false);
-      const empty = Array.from({ length: 20 }, (_, index) => calls(call('find', { name: `f${String(index)}` }, { result: [] })));
-      expect(play(guardWith(), empty).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 1 } });
+    it('compares an answer with information of its own together with its call: one answer to many calls is news each time', () => {
+      const acknowledged = (answer: unknown) => Array.from({ length: 60 }, (_, index) => calls(call('write_file', { path: `src/f${String(index)}.ts` }, { result: answer })));
+      for (const answer of ['ok', 'File written successfully.', { success: true }, '{"success":true}', 'done 1', 0, true]) {
+        expect(play(guardWith(), acknowledged(answer)).every((verdict) => !verdict.stop && verdict.warnings === undefined), JSON.stringify(answer)).toBe(true);
+      }
     });
 
-    it('compares a wordless answer to a long call (a write) by the call, so different writes are progress', () => {
+    it('compares a number as a value with its call: 42 after 17 is news, and so is 42 to another sum', () => {
+      const numbers = Array.from({ length: 60 }, (_, index) => calls(call('calc', { n: index }, { result: (index % 3) * 7 })));
+      expect(play(guardWith(), numbers).some((verdict) => verdict.stop)).toBe(false);
+      const asText = Array.from({ length: 60 }, (_, index) => calls(call('calc', { n: index }, { result: String(index % 3) })));
+      expect(play(guardWith(), asText).some((verdict) => verdict.stop)).toBe(false);
+    });
+
+    it('compares an empty answer to a short call as it is, across calls: [] after [] is nothing found again', () => {
+      const empty = Array.from({ length: 20 }, (_, index) => calls(call('find', { name: `f${String(index)}` }, { result: [] })));
+      expect(play(guardWith(), empty).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 1, answers: [{ shapePreview: '[]', count: 20 }] } });
+      const mixed = Array.from({ length: 20 }, (_, index) => calls(call('find', { name: `f${String(index)}` }, { result: index % 2 === 0 ? '' : '<output></output>' })));
+      expect(play(guardWith(), mixed).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 2 } });
+    });
+
+    it('compares an empty answer to a long call (a write) by the call, so different writes are progress', () => {
       const write = (index: number, length: number): GuardStep =>
-        calls(call('write', { body: `${String(index)}${'w'.repeat(length)}` }, { result: '<returncode>0</returncode><output></output>' }));
+        calls(call('write', { body: `${String(index)}${'w'.repeat(length)}` }, { result: '<output>\n</output>' }));
       // Arguments of 70 canonical characters: `{"body":"` (9) + digits + padding + `"}` (2).
       const long = Array.from({ length: 30 }, (_, index) => write(index + 10, 57));
       expect(play(guardWith(), long).some((verdict) => verdict.stop)).toBe(false);
@@ -139,9 +153,28 @@ describe('stagnation', () => {
       expect(play(guardWith({ writeArgsLength: 69 }), short).at(-1)?.stop).toBe(false);
     });
 
+    it('compares a failure by its shape, whatever the call: text, JSON text and structured data each by their own', () => {
+      const failing = (result: (index: number) => unknown) =>
+        play(guardWith(), Array.from({ length: 20 }, (_, index) => calls(call('search', { q: `t${String(index)}` }, { result: result(index) })))).at(-1);
+      expect(failing((index) => `t${String(index)}: command not found`)).toMatchObject({
+        stop: true,
+        evidence: { newOutcomes: 1, answers: [{ shapePreview: '0: command not found', count: 20 }] },
+      });
+      expect(failing((index) => JSON.stringify({ error: `No match for t${String(index)}` }))).toMatchObject({
+        stop: true,
+        evidence: { newOutcomes: 1, answers: [{ shapePreview: '{"":""}', count: 20 }] },
+      });
+      expect(failing((index) => ({ results: [], query: `t${String(index)}` }))).toMatchObject({
+        stop: true,
+        evidence: { newOutcomes: 1, answers: [{ shapePreview: '{"":"","":[]}', count: 20 }] },
+      });
+      // The same failure as text and as data are two answers.
+      expect(failing((index) => (index % 2 === 0 ? { error: 'x' } : '{"error":"x"}'))).toMatchObject({ stop: true, evidence: { newOutcomes: 2 } });
+    });
+
     it('keeps a failure apart from a result that reads the same, and a call without a result by the call itself', () => {
       const steps = Array.from({ length: 20 }, (_, index) =>
-        calls(index % 2 === 0 ? call('run', { n: index }, { result: 'boom' }) : call('run', { n: index }, { error: 'boom' })),
+        calls(index % 2 === 0 ? call('run', { n: index }, { result: 'boom not found' }) : call('run', { n: index }, { error: 'boom not found' })),
       );
       expect(play(guardWith(), steps).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 2 } });
       const noResults = Array.from({ length: 20 }, (_, index) => calls(call('ping', { n: index })));
@@ -154,18 +187,22 @@ describe('stagnation', () => {
     const page = (index: number): GuardStep =>
       calls(call('list_orders', { page: index }, { result: { page: index, orders: [{ id: `o-${String(index)}`, item: `item ${'i'.repeat(index)}`, total: 10 + index }] } }));
 
-    it('compares a result that is not a string as it is: pages of one layout with new values are news', () => {
+    it('takes pages of one layout for news, as data and as the JSON text a tool wrote', () => {
       expect(play(guardWith(), Array.from({ length: 40 }, (_, index) => page(index))).some((verdict) => verdict.stop)).toBe(false);
-      // The same pages as text the tool wrote: their shape blanks every quoted string and number, so they look alike.
-      const asText = Array.from({ length: 20 }, (_, index) => calls(call('list_orders', { page: index }, { result: JSON.stringify(page(index).toolCalls?.[0]?.result) })));
-      expect(play(guardWith(), asText).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 1 } });
+      const asText = Array.from({ length: 40 }, (_, index) => calls(call('list_orders', { page: index }, { result: JSON.stringify(page(index).toolCalls?.[0]?.result) })));
+      expect(play(guardWith(), asText).some((verdict) => verdict.stop)).toBe(false);
     });
 
-    it('still stops on structured answers that really repeat, and shows them in evidence as they are', () => {
-      const empty = Array.from({ length: 20 }, (_, index) => calls(call('search', { q: `term ${String(index)}` }, { result: { hits: [], query: 'same' } })));
-      expect(play(guardWith(), empty).at(-1)).toMatchObject({
+    it('still stops on the same call answered the same way, and shows that answer in evidence as it is', () => {
+      const order = [0, 1, 2, 3, 4, 0, 2, 1, 3, 4, 1, 0, 2, 4, 3, 0, 1, 2, 3, 4, 2, 0];
+      const steps = order.map((index) => calls(call('get_order', { id: index }, { result: { id: index, status: 'shipped' } })));
+      expect(play(guardWith(), steps).at(19)).toMatchObject({
         stop: true,
-        evidence: { newOutcomes: 1, answers: [{ shapePreview: '{"hits":[],"query":"same"}', count: 20 }] },
+        evidence: {
+          newOutcomes: 5,
+          distinctCalls: 5,
+          answers: [0, 1, 2].map((id) => ({ shapePreview: `{"id":${String(id)},"status":"shipped"}`, count: 4 })),
+        },
       });
     });
 
@@ -199,7 +236,7 @@ describe('stagnation', () => {
   });
 
   it('keeps the latest 100 step indexes in evidence, whatever the window', () => {
-    const stale = Array.from({ length: 150 }, (_, index) => grep(`p${String(index)}`, 'nothing'));
+    const stale = Array.from({ length: 150 }, (_, index) => grep(`p${String(index)}`, 'nothing found'));
     const verdict = play(guardWith({ window: 150, maxNew: 1 }), stale).at(-1);
     expect(verdict).toMatchObject({ stop: true, evidence: { window: 150, newOutcomes: 1, callCount: 150 } });
     expect(verdict?.stop === true && verdict.reason === 'stagnation' ? verdict.evidence.stepIndexes : []).toEqual(Array.from({ length: 100 }, (_, index) => index + 50));
@@ -226,28 +263,40 @@ describe('stagnation', () => {
   it('reports its state and starts over on reset', () => {
     const guard = guardWith({ window: 3, maxNew: 0 });
     expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 0, newInWindow: 0, distinctAnswers: 0 });
-    guard.check(grep('a', 'same'));
-    guard.check(grep('b', 'same'));
+    guard.check(grep('a', 'not found'));
+    guard.check(grep('b', 'not found'));
     expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 2, newInWindow: 1, distinctAnswers: 1 });
     guard.reset();
     expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 0, newInWindow: 0, distinctAnswers: 0 });
   });
 
   it('with historyLimit, counts an answer as seen only when one of the last historyLimit steps brought it', () => {
-    // Answers A B C A B C ...: within a memory of 2 steps, every answer is new again.
-    const cycle = Array.from({ length: 30 }, (_, index) => grep(`p${String(index)}`, String(['alpha', 'beta', 'gamma'][index % 3])));
+    // Failures A B C A B C ...: within a memory of 2 steps, every answer is new again.
+    const cycle = Array.from({ length: 30 }, (_, index) => grep(`p${String(index)}`, `${String(['alpha', 'beta', 'gamma'][index % 3])} not found`));
     expect(play(guardWith({ window: 6, maxNew: 2 }), cycle).some((verdict) => verdict.stop)).toBe(true);
     expect(play(guardWith({ window: 6, maxNew: 2 }, { historyLimit: 2 }), cycle).some((verdict) => verdict.stop)).toBe(false);
   });
 
   it('peeks at a step exactly as it checks it, repeated calls within the step included', () => {
-    const twice = calls(call('grep', { pattern: 'c' }, { result: 'y' }), call('grep', { pattern: 'c' }, { result: 'y' }));
-    const steps = [grep('a', 'x'), grep('b', 'x')];
+    const twice = calls(call('grep', { pattern: 'c' }, { result: 'y not found' }), call('grep', { pattern: 'c' }, { result: 'y not found' }));
+    const steps = [grep('a', 'x not found'), grep('b', 'x not found')];
     const peeking = guardWith({ window: 2, maxNew: 1 });
     play(peeking, steps);
     const peeked = peeking.peek(twice);
     expect(peeked).toMatchObject({ stop: true, evidence: { newOutcomes: 1, callCount: 2 } });
     expect(peeking.check(twice)).toStrictEqual(peeked);
+  });
+
+  it('goes on from a snapshot taken mid-run exactly as without one, failures compared by shape and answers with their call', () => {
+    const steps = Array.from({ length: 30 }, (_, index) =>
+      index % 4 === 0 ? calls(call('get', { id: index }, { result: 'ok' })) : grep(`p${String(index)}`, `No matches found for "p${String(index)}"`),
+    );
+    const uninterrupted = play(guardWith(), steps);
+    const before = guardWith();
+    play(before, steps.slice(0, 13));
+    const restored = createGuard({ ...ALL_OFF, stagnation: {} }, { snapshot: JSON.parse(JSON.stringify(before.snapshot())) as unknown });
+    expect(play(restored, steps.slice(13))).toEqual(uninterrupted.slice(13));
+    expect(uninterrupted.findIndex((verdict) => verdict.stop)).toBe(19);
   });
 
   it('gives the same verdicts through the replay path as through check', () => {
@@ -281,7 +330,7 @@ describe('stagnation options', () => {
 describe('stagnation warnings', () => {
   it('warns while a full window holds maxNew + warnBefore new steps, and stops at maxNew', () => {
     const guard = guardWith({ window: 4, maxNew: 1 });
-    const steps = [grep('a', 'one'), grep('b', 'two'), grep('c', 'same'), grep('d', 'same'), grep('e', 'same'), grep('f', 'same')];
+    const steps = [grep('a', 'one'), grep('b', 'two'), grep('c', 'Nothing found'), grep('d', 'Nothing found'), grep('e', 'Nothing found'), grep('f', 'Nothing found')];
     const verdicts = steps.map((step) => guard.check(step));
     expect(verdicts.slice(0, 3).every((verdict) => verdict.warnings === undefined && !verdict.stop)).toBe(true);
     expect(verdicts[3]?.warnings).toBeUndefined();
@@ -292,9 +341,9 @@ describe('stagnation warnings', () => {
           code: 'LOOP_WARNING',
           reason: 'stagnation',
           detail:
-            'Only 2 of the last 4 steps with tool calls brought an answer not seen before in this run; the same answer came back 3 times: "same". 1 or fewer stop the run.',
+            'Only 2 of the last 4 steps with tool calls brought an answer not seen before in this run; the same answer came back 3 times: "Nothing found". 1 or fewer stop the run.',
           message:
-            'Only 2 of the last 4 steps with tool calls brought you an answer you had not seen before; the same answer came back 3 times: "same". Searching the same way is not finding anything new: change your approach, or answer with what you have.',
+            'Only 2 of the last 4 steps with tool calls brought you an answer you had not seen before; the same answer came back 3 times: "Nothing found". Searching the same way is not finding anything new: change your approach, or answer with what you have.',
           evidence: {
             window: 4,
             maxNew: 1,
@@ -305,7 +354,7 @@ describe('stagnation warnings', () => {
               { tool: 'grep', argsPreview: '{"pattern":"d"}', count: 1 },
             ],
             answers: [
-              { shapePreview: 'same', count: 3 },
+              { shapePreview: 'Nothing found', count: 3 },
               { shapePreview: 'two', count: 1 },
             ],
             callCount: 4,

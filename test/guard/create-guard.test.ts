@@ -8,7 +8,7 @@ describe('createGuard', () => {
       expect(DEFAULT_OPTIONS).toEqual({
         maxSteps: 50,
         repeatedToolCall: { threshold: 3, requireIdenticalResults: false, ignoreErrors: false, warnBefore: 1 },
-        stagnation: { window: 20, maxNew: 6, writeArgsLength: 70, warnBefore: 1 },
+        stagnation: { window: 20, maxNew: 8, writeArgsLength: 70, warnBefore: 1 },
         oscillation: { maxPeriod: 3, repeats: 3, warnBefore: 1 },
         noProgress: { threshold: 3, warnBefore: 1 },
         finishReason: { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' },

@@ -415,8 +415,8 @@ function readOptions(options: GuardOptions): ReferenceOptions {
         ? false
         : {
             window: stagnation?.window ?? 20,
-            // The default, 6, stays below a smaller window.
-            maxNew: stagnation?.maxNew ?? Math.min(6, (stagnation?.window ?? 20) - 1),
+            // The default, 8, stays below a smaller window.
+            maxNew: stagnation?.maxNew ?? Math.min(8, (stagnation?.window ?? 20) - 1),
             writeArgsLength: stagnation?.writeArgsLength ?? 70,
             warnBefore: stagnation?.warnBefore ?? 1,
           },
@@ -780,21 +780,110 @@ function refusal(settings: ReferenceOptions, sequence: readonly RecordedCall[], 
 }
 
 /** What one custom rule asked for, read the way the README describes, or `undefined` to go on. */
+/** Phrases of a text answer that say the call failed or found nothing, looked for in its first 300 characters. */
+const FAILURE_PHRASES: readonly RegExp[] = [
+  /\bno (?:such|match|matches|results?|files?|entries|items|records|hits|data)\b/i,
+  /\b(?:not|nothing) found\b/i,
+  /\bfound 0\b/i,
+  /\b0 (?:matches|results|hits|files|items|records|entries)\b/i,
+  /\bdo(?:es)?(?:n't| not) exist\b/i,
+  /\bsyntax error\b/i,
+  /\bunexpected (?:eof|end of file|token)\b/i,
+  /\busage:/i,
+  /\btraceback\b/i,
+  /\b[a-z]*(?:error|exception)\s?:/i,
+  /\b(?:failed|unable) to\b/i,
+  /\b(?:cannot|can't|could not|couldn't)\b/i,
+  /\binvalid\b/i,
+  /\b(?:permission|access) denied\b/i,
+  /\bnot (?:allowed|permitted|supported)\b/i,
+  /\bunknown (?:command|option|tool|function|argument|parameter)\b/i,
+  /\btimed out\b/i,
+];
+
+/** A JSON value that says there is none. */
+function isNone(value: unknown): boolean {
+  if (value === null || value === false || value === 0 || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
+const isEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length === 0;
+
+/** Top-level keys (lower-cased) that make a JSON answer a failure, given what their value says. */
+const FAILURE_KEYS: Readonly<Record<string, (value: unknown) => boolean>> = {
+  error: (value) => !isNone(value),
+  errors: (value) => !isNone(value),
+  exception: (value) => !isNone(value),
+  iserror: (value) => value === true,
+  success: (value) => value === false,
+  ok: (value) => value === false,
+  status: (value) => typeof value === 'string' && value.toLowerCase() === 'error',
+  results: isEmptyList,
+  matches: isEmptyList,
+  hits: isEmptyList,
+  items: isEmptyList,
+  records: isEmptyList,
+  rows: isEmptyList,
+  entries: isEmptyList,
+  documents: isEmptyList,
+};
+
+/**
+ * The README's kinds of answer, plainly: empty (no letter or digit outside tags, in the part a shape reads), a
+ * failure (JSON by its top-level keys, parsed whole; other text by the phrases above), or an answer. The guard reads
+ * only the first 2,048 characters of JSON for keys; no generated answer is that long.
+ */
+function answerKindOf(text: string, structured: boolean): 'empty' | 'failure' | 'answer' {
+  const read = text.length <= 8192 ? text : `${text.slice(0, 4096)} ${text.slice(-4096)}`;
+  if (isContentless(text) && !/[0-9]/.test(read)) return 'empty';
+  if (structured || /^\s*(?:\{\s*["}]|\[\s*[[{"\]0-9-])/.test(text)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return 'answer';
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'answer';
+    return Object.entries(value).some(([key, item]) => FAILURE_KEYS[key.toLowerCase()]?.(item) === true) ? 'failure' : 'answer';
+  }
+  const head = text.slice(0, 300);
+  return FAILURE_PHRASES.some((phrase) => phrase.test(head)) ? 'failure' : 'answer';
+}
+
+/** The words of the arguments' preview, keys and escapes aside: what a failure may echo back. */
+function argumentWords(argsPreview: string): Set<string> {
+  const withoutKeys = argsPreview.replace(/"(?:[^"\\\n]|\\.)*":/g, ' ');
+  return new Set(withoutKeys.split(/\\.|[^A-Za-z0-9_]+/).filter((word) => word !== ''));
+}
+
+/** A failure's shape, with the words it echoes from the arguments blanked too. */
+function failureShape(text: string, argsPreview: string): string {
+  const words = argumentWords(argsPreview);
+  return answerShape(text).replace(/[A-Za-z0-9_]+/g, (word) => (words.has(word) && !/[0-9]/.test(word) ? '0' : word));
+}
+
 /** What a call's answer is compared by (the README's "answer key"), in full text. */
 function answerOf(call: RecordedCall, writeArgsLength: number): { key: string; shape: string } {
   if (call.resultText === undefined && call.errorText === undefined) return { key: `call ${call.signature}`, shape: '' };
   const result = call.resultText ?? '';
-  if (call.errorText === undefined && isContentless(result)) {
-    const shape = answerShape(result);
-    // A write (long arguments) answered without words is compared by the call; a short call's answer as it is.
-    return { key: call.argsLength >= writeArgsLength ? `write ${call.signature} ${shape}` : `exact ${result}`, shape };
+  if (call.errorText === undefined) {
+    const kind = answerKindOf(result, !call.resultIsText);
+    // A failure by its shape, whatever the call; an answer with the call; an empty answer to a long call (a write)
+    // with the call, to a short one as it is.
+    if (kind === 'failure') {
+      const shape = failureShape(result, call.argsPreview);
+      return { key: `${call.resultIsText ? 'text' : 'data'} failure ${shape}`, shape };
+    }
+    if (kind === 'answer' || call.argsLength >= writeArgsLength) return { key: `outcome ${call.outcome}`, shape: result };
+    return { key: `empty ${result}`, shape: result };
   }
-  // Text by its shape; structured data (not a string) as it is.
-  const resultShape = call.resultIsText ? answerShape(result) : result;
-  const errorShape = call.errorText === undefined ? undefined : call.errorIsText ? answerShape(call.errorText) : call.errorText;
-  const shape = resultShape + (errorShape === undefined ? '' : `${resultShape === '' ? '' : ' '}error: ${errorShape}`);
-  const kind = `${call.resultIsText ? 'text' : 'data'} ${errorShape === undefined ? 'answer' : call.errorIsText ? 'text error' : 'data error'}`;
-  return { key: `${kind} ${shape}`, shape };
+  // A failed call: text by its shape; structured data (not a string) as it is.
+  const resultShape = call.resultIsText ? failureShape(result, call.argsPreview) : result;
+  const errorShape = call.errorIsText ? failureShape(call.errorText, call.argsPreview) : call.errorText;
+  const shape = `${resultShape}${resultShape === '' ? '' : ' '}error: ${errorShape}`;
+  const kind = `${call.resultIsText ? 'text' : 'data'} ${call.errorIsText ? 'text error' : 'data error'}`;
+  return { key: `${kind} ${String(resultShape.length)} ${shape}`, shape };
 }
 
 interface StagnationEntry {

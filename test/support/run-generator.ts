@@ -142,16 +142,27 @@ const INVALID_NAMES: readonly unknown[] = [5, null, undefined, { name: 'nested' 
 /** A result nothing else in the run returns (barring a 1 in 2^31 chance), still the same for the same seed. */
 const freshValue = (random: Random): number => random.integer(0, 2 ** 31);
 
-/** Results: a few stable ones and fresh ones (something new every time, which is progress). */
+/**
+ * Results: stable ones (among them failures that `stagnation` compares across calls, in text, JSON text and data,
+ * some echoing words of the arguments, and empty answers) and fresh ones (something new every time, which is progress).
+ */
 const RESULTS: readonly ((random: Random) => unknown)[] = [
   () => 'ok',
   (random) => shuffled(random, { items: [], total: 0, next: null }),
   () => ({ items: [{ id: 1, title: 'First' }], total: 1 }),
   () => `${LONG_2100}result`,
   () => new Map([['rows', 3]]),
+  () => 'No matches found for "loop" in /src',
+  () => 'loop: command not found',
+  () => '{"error":"index not found","ok":false}',
+  () => '',
+  () => '[]',
   (random) => ({ value: freshValue(random) }),
   (random) => ({ value: freshValue(random), payload: LONG_300 }),
 ];
+
+/** How many of {@link RESULTS} come first and stay the same; the rest are fresh. */
+const STABLE_RESULTS = 10;
 
 /** Errors: `null` and `undefined` mean none; an Error compares by name and message, not by stack. */
 const ERRORS: readonly (() => unknown)[] = [
@@ -159,6 +170,7 @@ const ERRORS: readonly (() => unknown)[] = [
   () => 'timeout',
   () => new Error('boom'),
   () => ({ code: 500, message: 'server error' }),
+  () => new Error('No such file: agent loop detection'),
 ];
 
 /**
@@ -192,7 +204,7 @@ function makeTemplate(random: Random): CallTemplate {
     name: random.pick(NAMES),
     args: random.pick(ARGUMENTS),
     results: random.pick(['stable', 'stable', 'fresh', 'mixed', 'failing', 'none'] as const),
-    stableResult: random.pick(RESULTS.slice(0, 5)),
+    stableResult: random.pick(RESULTS.slice(0, STABLE_RESULTS)),
   };
 }
 
@@ -205,7 +217,7 @@ function makeCall(context: RunContext, template: CallTemplate): unknown {
       call.result = template.stableResult(random);
       break;
     case 'fresh':
-      call.result = random.pick(RESULTS.slice(5))(random);
+      call.result = random.pick(RESULTS.slice(STABLE_RESULTS))(random);
       break;
     case 'mixed':
       call.result = random.pick(RESULTS)(random);
