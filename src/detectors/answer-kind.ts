@@ -11,7 +11,7 @@ export type AnswerKind = 'empty' | 'failure' | 'answer';
 /** Characters of a text answer read for the wording of a failure: it opens the answer when there is one. */
 export const FAILURE_WORDING_SCOPE = 300;
 /** Characters of a JSON answer read for its top-level keys. */
-export const JSON_KEY_SCOPE = 2048;
+export const JSON_KEY_SCOPE = 512;
 
 /**
  * Wording that says a call failed or found nothing, read in the first {@link FAILURE_WORDING_SCOPE} characters of a
@@ -140,7 +140,7 @@ function hasDigit(text: string): boolean {
  * What kind of answer a call got (see {@link AnswerKind}). JSON (a structured result in its canonical form, or text
  * that opens like JSON) is read by its top-level keys, so a record's own words (`"status": "failed"` of an order, a
  * commit message) never make it a failure; other text by its wording in the first 300 characters. Bounded: at most
- * 8 KB read for emptiness (see `isContentless`), 300 characters for wording, 2 KB for keys.
+ * 8 KB read for emptiness (see `isContentless`), 300 characters for wording, 512 for keys.
  * @param text - a tool's result as text: a string as the tool gave it, or structured data in canonical form
  * @param structured - `text` is the canonical form of structured data, not text the tool wrote
  * @returns the kind

@@ -832,7 +832,7 @@ const FAILURE_KEYS: Readonly<Record<string, (value: unknown) => boolean>> = {
 /**
  * The README's kinds of answer, plainly: empty (no letter or digit outside tags, in the part a shape reads), a
  * failure (JSON by its top-level keys, parsed whole; other text by the phrases above), or an answer. The guard reads
- * only the first 2,048 characters of JSON for keys; no generated answer is that long.
+ * only the first 512 characters of JSON for keys; no generated answer that opens like JSON is that long.
  */
 function answerKindOf(text: string, structured: boolean): 'empty' | 'failure' | 'answer' {
   const read = text.length <= 8192 ? text : `${text.slice(0, 4096)} ${text.slice(-4096)}`;
