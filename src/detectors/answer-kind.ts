@@ -147,7 +147,10 @@ function hasDigit(text: string): boolean {
  */
 export function answerKind(text: string, structured: boolean): AnswerKind {
   if (isContentless(text) && !hasDigit(text)) return 'empty';
+  // Only the head is read, so a text that opens with a megabyte of blanks costs no more than any other: JSON opens
+  // within it (and a canonical form opens at once), so trimming reads no further.
+  const head = text.length > FAILURE_WORDING_SCOPE ? text.slice(0, FAILURE_WORDING_SCOPE) : text;
   JSON_START.lastIndex = 0;
-  if (structured || JSON_START.test(text)) return jsonReadsAsFailure(text.trimStart()) ? 'failure' : 'answer';
-  return FAILURE_WORDING.test(text.length > FAILURE_WORDING_SCOPE ? text.slice(0, FAILURE_WORDING_SCOPE) : text) ? 'failure' : 'answer';
+  if (structured || JSON_START.test(head)) return jsonReadsAsFailure(text.trimStart()) ? 'failure' : 'answer';
+  return FAILURE_WORDING.test(head) ? 'failure' : 'answer';
 }

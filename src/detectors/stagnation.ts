@@ -46,7 +46,7 @@ function failureShape(text: string, argsPreview: string): string {
  *   name is left out: some agents name a call after the first word the model typed.
  * - An empty result (no letter, no digit: `''`, `[]`, `<output></output>`) to a call with at least `writeArgsLength`
  *   characters of arguments is how a successful write answers, so the call is the progress; to a shorter call it is
- *   nothing found, compared exactly as it is across calls.
+ *   nothing found, compared exactly (by the key `outcome` holds for it, not hashed again) across calls.
  * @returns the key, and the answer as evidence shows it (its shape when compared by shape, else the answer itself)
  */
 function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string) => string): { key: string; shape: string } {
@@ -60,7 +60,7 @@ function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string
       return { key: `${call.resultIsText ? 'a' : 's'}\u0000${keyOf(shape)}`, shape };
     }
     if (kind === 'answer' || call.argsLength >= writeArgsLength) return { key: `o${call.outcome}`, shape: result };
-    return { key: `x${keyOf(result)}`, shape: result };
+    return { key: `x${call.resultKey}`, shape: result };
   }
   // Text by its shape; structured data as it is, by the key `outcome` holds (not hashed again). The marks keep text
   // apart from data and failures apart from results; the length keeps the result's part apart from the error's.

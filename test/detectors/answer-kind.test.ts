@@ -165,6 +165,12 @@ describe('answerKind', () => {
       expect(answerKind('not found', true)).toBe('answer');
     });
 
+    it('looks for the opening of JSON in the first 300 characters only', () => {
+      expect(answerKind(`${' '.repeat(FAILURE_WORDING_SCOPE - 2)}{"error":"x"}`, false)).toBe('failure');
+      expect(answerKind(`${' '.repeat(FAILURE_WORDING_SCOPE - 1)}{"error":"x"}`, false)).toBe('answer');
+      expect(answerKind(`${' '.repeat(1_000_000)}{"error":"x"}`, false)).toBe('answer');
+    });
+
     it('takes text for prose unless it opens like JSON', () => {
       expect(answerKind('{not json} not found', false)).toBe('failure');
       expect(answerKind('{"note": "fine"} not found', false)).toBe('answer');

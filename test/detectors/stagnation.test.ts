@@ -140,6 +140,9 @@ describe('stagnation', () => {
       expect(play(guardWith(), empty).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 1, answers: [{ shapePreview: '[]', count: 20 }] } });
       const mixed = Array.from({ length: 20 }, (_, index) => calls(call('find', { name: `f${String(index)}` }, { result: index % 2 === 0 ? '' : '<output></output>' })));
       expect(play(guardWith(), mixed).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 2 } });
+      // The text a tool wrote and the data it returned are two answers, as everywhere else.
+      const textAndData = Array.from({ length: 20 }, (_, index) => calls(call('find', { name: `f${String(index)}` }, { result: index % 2 === 0 ? '[]' : [] })));
+      expect(play(guardWith(), textAndData).at(-1)).toMatchObject({ stop: true, evidence: { newOutcomes: 2 } });
     });
 
     it('compares an empty answer to a long call (a write) by the call, so different writes are progress', () => {

@@ -876,7 +876,7 @@ function answerOf(call: RecordedCall, writeArgsLength: number): { key: string; s
       return { key: `${call.resultIsText ? 'text' : 'data'} failure ${shape}`, shape };
     }
     if (kind === 'answer' || call.argsLength >= writeArgsLength) return { key: `outcome ${call.outcome}`, shape: result };
-    return { key: `empty ${result}`, shape: result };
+    return { key: `empty ${call.resultIsText ? 'text' : 'data'} ${result}`, shape: result };
   }
   // A failed call: text by its shape; structured data (not a string) as it is.
   const resultShape = call.resultIsText ? failureShape(result, call.argsPreview) : result;
