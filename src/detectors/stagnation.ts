@@ -51,7 +51,10 @@ function failureShape(text: string, argsPreview: string): string {
  */
 function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string) => string): { key: string; shape: string } {
   const { resultText, errorText } = call;
-  if (resultText === undefined && errorText === undefined) return { key: `c${call.signature}`, shape: '' };
+  // The call's outcome itself is the key of an answer compared with its call (and of a call with neither result nor
+  // error, whose outcome is its signature): noProgress keeps the same string, so it is stored and hashed once. An
+  // outcome opens with a quoted tool name or a token (`"` or `#`), so it meets none of the marked keys below.
+  if (resultText === undefined && errorText === undefined) return { key: call.outcome, shape: '' };
   const result = resultText ?? '';
   if (errorText === undefined) {
     const kind = answerKind(result, !call.resultIsText);
@@ -59,7 +62,7 @@ function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string
       const shape = failureShape(result, call.argsPreview);
       return { key: `${call.resultIsText ? 'a' : 's'}\u0000${keyOf(shape)}`, shape };
     }
-    if (kind === 'answer' || call.argsLength >= writeArgsLength) return { key: `o${call.outcome}`, shape: result };
+    if (kind === 'answer' || call.argsLength >= writeArgsLength) return { key: call.outcome, shape: result };
     return { key: `x${call.resultKey}`, shape: result };
   }
   // Text by its shape; structured data as it is, by the key `outcome` holds (not hashed again). The marks keep text
