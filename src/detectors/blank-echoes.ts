@@ -29,6 +29,5 @@ export function echoedWords(argsPreview: string): ReadonlySet<string> {
  * @returns the shape with the echoes blanked
  */
 export function blankEchoes(shape: string, words: ReadonlySet<string>): string {
-  if (words.size === 0) return shape;
   return shape.replace(SHAPE_WORD, (word) => (words.has(word) && !DIGIT.test(word) ? '0' : word));
 }
