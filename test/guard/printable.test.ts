@@ -46,8 +46,9 @@ describe('printable on huge text', () => {
   });
 
   // The red-team size: escaping 100,000,000 control characters at once killed the process with a fatal V8 error
-  // ("invalid size"), which no catch sees. A custom rule that quotes the step's text in its detail got there.
-  it('keeps the process alive on a detail of 100 MB of control characters', () => {
+  // ("invalid size"), which no catch sees. A custom rule that quotes the step's text in its detail got there. Seconds on
+  // a busy machine, so twice the 60 s every test gets.
+  it('keeps the process alive on a detail of 100 MB of control characters', { timeout: 120_000 }, () => {
     const giant = '\u0001'.repeat(100_000_000);
     const guard = createGuard({ custom: (_history, step) => ({ stop: true, detail: `saw ${String(step.text)}` }) });
     const verdict = guard.check({ text: giant });
