@@ -1,3 +1,4 @@
+import { MAX_CHARACTERS } from '../canonical/limits.js';
 import type { Finding } from '../detectors/detector.js';
 import type { GuardWarning, StopReason, StopVerdict, Verdict } from '../types.js';
 import { toPlainJson } from './plain-json.js';
@@ -31,7 +32,7 @@ export function verdictOf(
     reason,
     code: printable(finding.code),
     detail: printable(finding.detail),
-    evidence: toPlainJson(finding.evidence),
+    evidence: toPlainJson(finding.evidence, MAX_CHARACTERS),
   };
   // A detector's kind and the finding it returns belong together (`Detector<Reason>`); the compiler cannot follow that
   // through the list of detectors, so the pairing is asserted here, in the one place verdicts are made.
