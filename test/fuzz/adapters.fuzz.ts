@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createGuard, runAgentLoop, toGuardStep, toStopWhen, withGuard } from '../../src/index.js';
 import type { AgentLoopStep, AiSdkStepLike, GuardStep } from '../../src/index.js';
+import { arrayLength, MAX_REPLAY_STEPS } from '../../src/adapters/step-replayer.js';
+import { safeRead } from '../../src/guard/safe-read.js';
 import { expectPlainJson } from '../support/plain-json.js';
 import { anyValue, guardOptions, hostileValue, Lazy, richValue, stepRecord } from './arbitraries.js';
 import { fuzzParameters } from './fuzz-settings.js';
@@ -64,7 +66,7 @@ describe('toGuardStep', () => {
 });
 
 describe('toStopWhen', () => {
-  it('never throws and always answers a boolean, for arrays of any steps and for things that are not arrays', () => {
+  it('always answers a boolean, for arrays of any steps and for things that are not arrays, or refuses an array claiming too many steps', () => {
     fc.assert(
       fc.property(
         guardOptions,
@@ -75,8 +77,15 @@ describe('toStopWhen', () => {
         (options, steps) => {
           const condition = toStopWhen(options);
           const given = steps.build();
-          expect(typeof condition({ steps: given as AiSdkStepLike[] })).toBe('boolean');
-          expect(typeof condition(given as { steps: AiSdkStepLike[] })).toBe('boolean');
+          // The documented refusal: a TypeError, never a silent answer, for more new steps than one call checks.
+          const expectAnswer = (input: unknown): void => {
+            const claimed = arrayLength(safeRead(input, 'steps'));
+            const answer = (): boolean => condition(input as { steps: AiSdkStepLike[] });
+            if (claimed !== undefined && claimed > MAX_REPLAY_STEPS) expect(answer).toThrow(new TypeError(`agent-loopguard: toStopWhen was given ${String(claimed)} steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`));
+            else expect(typeof answer()).toBe('boolean');
+          };
+          expectAnswer({ steps: given });
+          expectAnswer(given);
         },
       ),
       fuzzParameters(600),
