@@ -6,6 +6,7 @@ export type {
   BudgetOptions,
   BlockReason,
   BudgetWarning,
+  CallRefusal,
   CallVerdict,
   ContinueVerdict,
   CustomDetector,
@@ -59,7 +60,6 @@ export type {
   AiSdkApprovalToolCall,
   AiSdkNudgeMessage,
   AiSdkPrepareStepInput,
-  CallRefusal,
   GuardAgentSettings,
 } from './adapters/to-agent-settings.js';
 export { toStopWhen } from './adapters/to-stop-when.js';

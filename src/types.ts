@@ -233,6 +233,9 @@ export type CallVerdict =
       };
     }[BlockReason];
 
+/** A refusal `judgeCall` gave. */
+export type CallRefusal = Extract<CallVerdict, { readonly block: true }>;
+
 /** A stop verdict for one particular reason. */
 export type StopVerdictFor<R extends StopReason> = R extends StopReason
   ? {

@@ -5,10 +5,10 @@
  */
 import { loopMessage, loopWarnings } from '../guard/loop-message.js';
 import { safeArray, safeRead } from '../guard/safe-read.js';
-import type { Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
-import { guardMaker, stopLine, type CallRefusal } from './per-run-guard.js';
+import type { CallRefusal, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
+import { guardMaker, stopLine } from './per-run-guard.js';
 
-export type { CallRefusal } from './per-run-guard.js';
+export type { CallRefusal } from '../types.js';
 
 /** Which guard a hook belongs to: the session, and the subagent when the hook fires inside one. */
 export interface ClaudeSessionKey {

@@ -5,10 +5,10 @@
  */
 import { loopMessage, loopWarnings } from '../guard/loop-message.js';
 import { safeArray, safeRead, usableNumber } from '../guard/safe-read.js';
-import type { CallVerdict, Guard, GuardOptions, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
-import { guardMaker, parseArguments, refusalStop, stopLine, type CallRefusal } from './per-run-guard.js';
+import type { CallRefusal, CallVerdict, Guard, GuardOptions, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
+import { guardMaker, parseArguments, refusalStop, stopLine } from './per-run-guard.js';
 
-export type { CallRefusal } from './per-run-guard.js';
+export type { CallRefusal } from '../types.js';
 
 /** The run's `RunContext`, as far as the guard reads it. One per run: the guard state of a run hangs on it. */
 export interface AgentsRunContextLike {

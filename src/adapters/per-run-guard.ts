@@ -1,8 +1,5 @@
 import { createGuard } from '../guard/create-guard.js';
-import type { CallVerdict, Guard, GuardOptions, StopVerdict } from '../types.js';
-
-/** A refusal `judgeCall` gave. */
-export type CallRefusal = Extract<CallVerdict, { readonly block: true }>;
+import type { CallRefusal, Guard, GuardOptions, StopVerdict } from '../types.js';
 
 /**
  * Where the guard of each run comes from: `GuardOptions` (a new guard with them for every run), or a function that

@@ -1,12 +1,10 @@
 import { loopMessage, loopWarnings } from '../guard/loop-message.js';
 import { safeRead } from '../guard/safe-read.js';
-import type { CallVerdict, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
+import type { Mutable } from '../guard/mutable.js';
+import type { CallRefusal, CallVerdict, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
 import { createStepReplayer, type Replay } from './step-replayer.js';
 import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';
 import { toStopWhenFrom, type GuardStopCondition } from './to-stop-when.js';
-
-/** A refusal `judgeCall` gave. */
-export type CallRefusal = Extract<CallVerdict, { readonly block: true }>;
 
 /** The message `prepareStep` adds for the model: a user message, which every provider accepts at the end of a prompt. */
 export interface AiSdkNudgeMessage {
@@ -134,7 +132,7 @@ export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
     return verdict.block ? { type: 'denied', reason: verdict.message } : undefined;
   }
 
-  const settings: { -readonly [Key in keyof GuardAgentSettings<Step>]: GuardAgentSettings<Step>[Key] } = {};
+  const settings: Mutable<GuardAgentSettings<Step>> = {};
   if (options?.stop !== false) settings.stopWhen = toStopWhenFrom(replayer, options?.onStop);
   if (nudge || block) settings.prepareStep = prepareStep;
   if (block) settings.toolApproval = toolApproval;

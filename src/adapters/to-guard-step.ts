@@ -111,9 +111,7 @@ function readToolCalls(step: unknown): GuardToolCall[] | undefined {
   for (const result of safeArray(safeRead(step, 'toolResults'))) {
     if (safeRead(result, 'preliminary') === true) continue;
     // v5+ names it `output`; v4 named it `result`.
-    const id = safeRead(result, 'toolCallId');
-    // Stryker disable next-line ConditionalExpression: an entry under undefined is never looked up (calls without an id skip the lookup).
-    if (id !== undefined) results.set(id, hasField(result, 'output') ? safeRead(result, 'output') : safeRead(result, 'result'));
+    results.set(safeRead(result, 'toolCallId'), hasField(result, 'output') ? safeRead(result, 'output') : safeRead(result, 'result'));
   }
   const errors = new Map<unknown, unknown>();
   // Calls a tool approval refused: they never ran.
@@ -122,14 +120,13 @@ function readToolCalls(step: unknown): GuardToolCall[] | undefined {
     const type = safeRead(part, 'type');
     if (type === 'tool-approval-response' && safeRead(part, 'approved') === false) denied.add(safeRead(safeRead(part, 'toolCall'), 'toolCallId'));
     if (type !== 'tool-error') continue;
-    const id = safeRead(part, 'toolCallId');
-    // Stryker disable next-line ConditionalExpression: an entry under undefined is never looked up (calls without an id skip the lookup).
-    if (id !== undefined) errors.set(id, safeRead(part, 'error'));
+    errors.set(safeRead(part, 'toolCallId'), safeRead(part, 'error'));
   }
   const mapped: GuardToolCall[] = [];
   for (const call of calls) {
     const name = safeRead(call, 'toolName');
     if (typeof name !== 'string') continue;
+    // A call without an id has no result, error or refusal of its own to find.
     const id = safeRead(call, 'toolCallId');
     const guardCall: Mutable<GuardToolCall> = {
       name,

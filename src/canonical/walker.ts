@@ -393,9 +393,9 @@ export class Walker {
   private writeBuiltin(value: object, kind: BuiltinKind, depth: number): string {
     switch (kind) {
       case 'Map':
-        return 'Map' + this.writeEntries(value as Map<unknown, unknown>, depth);
+        return this.writeEntries(value as Map<unknown, unknown>, depth);
       case 'Set':
-        return 'Set' + this.writeMembers(value as Set<unknown>, depth);
+        return this.writeMembers(value as Set<unknown>, depth);
       case 'RegExp': {
         const text = writeRegExp(value as RegExp);
         return this.afford(text.length) ? 'RegExp(' + this.quote(text) + ')' : TRUNCATED_MARKER;
@@ -422,42 +422,33 @@ export class Walker {
   private writeEntries(map: Map<unknown, unknown>, depth: number): string {
     const childDepth = depth + 1;
     const entries: string[] = [];
-    // Stryker disable next-line StringLiteral: read only after a cut, which always sets it first.
-    let partial = '';
     for (const [key, item] of mapEntries.call(map)) {
       let entry = this.writeCounted(key, childDepth);
       if (!this.cut) entry += ':' + this.writeCounted(item, childDepth);
-      if (this.cut) {
-        partial = entry;
-        break;
-      }
+      if (this.cut) return cutSorted('Map{', entries, entry);
       entries.push(entry);
     }
-    return this.closeSorted('{', entries, partial, '}');
+    return 'Map{' + sortKeys(entries).join(',') + '}';
   }
 
   private writeMembers(set: Set<unknown>, depth: number): string {
     const childDepth = depth + 1;
     const members: string[] = [];
-    // Stryker disable next-line StringLiteral: read only after a cut, which always sets it first.
-    let partial = '';
     for (const member of setValues.call(set)) {
       const text = this.writeCounted(member, childDepth);
-      if (this.cut) {
-        partial = text;
-        break;
-      }
+      if (this.cut) return cutSorted('Set[', members, text);
       members.push(text);
     }
-    return this.closeSorted('[', members, partial, ']');
+    return 'Set[' + sortKeys(members).join(',') + ']';
   }
+}
 
-  /** Joins sorted entries; after a cut, the entry holding the marker goes last and the bracket stays open. */
-  private closeSorted(open: string, entries: string[], partial: string, close: string): string {
-    const body = sortKeys(entries).join(',');
-    if (!this.cut) return open + body + close;
-    return open + body + (entries.length > 0 ? ',' : '') + partial;
-  }
+/**
+ * The entries of a `Map` or `Set` cut short: those written whole, sorted, then the one holding the marker, and the
+ * bracket left open.
+ */
+function cutSorted(open: string, entries: string[], partial: string): string {
+  return open + sortKeys(entries).join(',') + (entries.length > 0 ? ',' : '') + partial;
 }
 
 /**

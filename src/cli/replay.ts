@@ -1,6 +1,8 @@
 import { addFigures, ExactSum } from '../guard/exact-sum.js';
-import { safeRead, usableNumber } from '../guard/safe-read.js';
-import { createGuard, isFault, type GuardOptions, type GuardStep, type StopReason } from '../index.js';
+import { reduceUsage } from '../guard/reduce-step.js';
+import { addUsageFigures } from '../guard/run-totals.js';
+import { safeRead } from '../guard/safe-read.js';
+import { createGuard, isFault, type GuardOptions, type GuardStep, type GuardUsage, type StopReason } from '../index.js';
 import type { RecordedRun, RunOutcome } from './read-runs.js';
 
 /** Summed usage of a stretch of steps. */
@@ -18,14 +20,15 @@ export function emptyUsage(): UsageTotals {
   return { steps: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 };
 }
 
-/** A usage figure of a recorded step, read as the guard reads it: anything not finite and non-negative is absent. */
-function usageFigure(usage: unknown, name: string): number | undefined {
-  return usableNumber(safeRead(usage, name));
+/** A recorded step's usage, read as the guard reads it: figures that are not finite and non-negative are absent. */
+function usageOf(step: unknown): GuardUsage | undefined {
+  return reduceUsage(safeRead(step, 'usage'));
 }
 
 /**
- * Adds the usage of steps to running totals with the guard's own arithmetic (`ExactSum`: decimals add as decimals,
- * sums stop at the largest finite number), so the replay report and `guard.summary()` agree.
+ * Adds the usage of steps to running totals with the guard's own arithmetic (`addUsageFigures` of its run totals: decimals
+ * add as decimals, sums stop at the largest finite number, a missing total is input plus output), so the replay report
+ * and `guard.summary()` agree.
  * @param totals - the totals to add to (changed in place)
  * @param steps - the steps to add, as recorded (not yet checked by a guard)
  */
@@ -35,28 +38,16 @@ export function addUsage(totals: UsageTotals, steps: readonly GuardStep[]): Usag
     exact.add(start);
     return exact;
   };
-  const input = sum(totals.inputTokens);
-  const output = sum(totals.outputTokens);
-  const total = sum(totals.totalTokens);
-  const cost = sum(totals.costUsd);
+  const sums = { inputTokens: sum(totals.inputTokens), outputTokens: sum(totals.outputTokens), totalTokens: sum(totals.totalTokens), costUsd: sum(totals.costUsd) };
   for (const step of steps) {
-    const usage: unknown = step.usage;
-    const inputTokens = usageFigure(usage, 'inputTokens') ?? 0;
-    const outputTokens = usageFigure(usage, 'outputTokens') ?? 0;
     totals.steps++;
-    input.add(inputTokens);
-    output.add(outputTokens);
-    const totalTokens = usageFigure(usage, 'totalTokens');
-    if (totalTokens === undefined) {
-      total.add(inputTokens);
-      total.add(outputTokens);
-    } else total.add(totalTokens);
-    cost.add(usageFigure(usage, 'costUsd') ?? 0);
+    const usage = usageOf(step);
+    if (usage !== undefined) addUsageFigures(sums, usage);
   }
-  totals.inputTokens = input.value;
-  totals.outputTokens = output.value;
-  totals.totalTokens = total.value;
-  totals.costUsd = cost.value;
+  totals.inputTokens = sums.inputTokens.value;
+  totals.outputTokens = sums.outputTokens.value;
+  totals.totalTokens = sums.totalTokens.value;
+  totals.costUsd = sums.costUsd.value;
   return totals;
 }
 
@@ -66,7 +57,7 @@ export function addUsage(totals: UsageTotals, steps: readonly GuardStep[]): Usag
  * @param steps - recorded steps
  */
 export function recordsCost(steps: readonly GuardStep[]): boolean {
-  return steps.some((step) => usageFigure(step.usage, 'costUsd') !== undefined);
+  return steps.some((step) => usageOf(step)?.costUsd !== undefined);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { MAX_NORMALIZED_TEXT, preview } from '../guard/normalize-text.js';
 import type { OtherPolicy } from '../types.js';
 import { savedObject, savedOptional, savedString } from '../snapshot/read-saved.js';
 import type { Detector, Finding } from './detector.js';
@@ -60,7 +61,8 @@ export function finishReasonDetector(
           detail: `A text-only step ended with the unfamiliar finish reason ${named}; a loop that only treats "stop" as done would ask again.`,
         };
       }
-      const evidence = { finishReason, normalized, mapped, policy, hasText: facts.hasText, toolCallCount };
+      // The reason as given, unless it is too long to normalise whole: then its start, so the verdict stays loggable.
+      const evidence = { finishReason: preview(finishReason, MAX_NORMALIZED_TEXT), normalized, mapped, policy, hasText: facts.hasText, toolCallCount };
       return { stop: { ...stop, evidence } };
     },
     state: () => ({ lastFinishReason: lastReason ?? null, otherPolicy: policy }),

@@ -1,4 +1,8 @@
 import type { JsonValue } from '../types.js';
+import { MAX_BIGINT_BITS } from '../canonical/limits.js';
+import { PUBLIC_SEEDS } from '../canonical/murmur-hash.js';
+import { bigIntBound, bigIntToken } from '../canonical/tokens.js';
+import { preview } from './normalize-text.js';
 
 /** Values deeper than this are written as `'[MaxDepth]'`. */
 const MAX_DEPTH = 64;
@@ -10,15 +14,37 @@ const MAX_VALUES = 10_000;
  * evidence a custom rule returns is kept in verdicts and summaries, and a verdict must stay loggable whatever a rule
  * put in it. Objects and arrays are copied as `JSON.stringify` would see them (`toJSON` honoured, `undefined`,
  * functions and symbols left out of objects and written `null` in arrays); a bigint becomes its digits and `n`
- * (`"10n"`), a number that is not finite `null`, `-0` `0`; a cycle, a value nested too deeply, one past the value
- * budget or one whose reading throws becomes a marker string (`"[Circular]"`, `"[MaxDepth]"`, `"[Truncated]"`,
- * `"[Unreadable]"`). A value that is already plain JSON comes back equal to itself.
+ * (`"10n"`), or past 65,536 bits its canonical token (`"#n<bits>:<hash>"`); a number that is not finite becomes `null`,
+ * `-0` `0`; a cycle, a value nested too deeply, one past the value budget or one whose reading throws becomes a marker
+ * string (`"[Circular]"`, `"[MaxDepth]"`, `"[Truncated]"`, `"[Unreadable]"`). A value that is already plain JSON comes
+ * back equal to itself, unless its strings and keys hold more than `maxCharacters` characters: then the string that
+ * passes the budget is shortened to what is left of it, as a preview is, and strings and keys after it are
+ * `"[Truncated]"` or left out.
  * @param value - anything
+ * @param maxCharacters - characters of strings and keys copied at most; every character could become six in JSON
  * @returns plain JSON
  */
-export function toPlainJson(value: unknown): JsonValue {
+export function toPlainJson(value: unknown, maxCharacters = Number.POSITIVE_INFINITY): JsonValue {
   let budget = MAX_VALUES;
+  let characters = maxCharacters;
   const path: object[] = [];
+
+  /** A bigint's digits and `n`, or past `MAX_BIGINT_BITS` its token, as in canonical forms: decimal is quadratic. */
+  function copyBigInt(big: bigint): string {
+    const bound = bigIntBound(MAX_BIGINT_BITS);
+    return big < bound && big > -bound ? copyString(`${String(big)}n`) : bigIntToken(big, PUBLIC_SEEDS);
+  }
+
+  /** A string within the character budget: whole, shortened to what is left, or the marker once nothing is. */
+  function copyString(text: string): string {
+    if (text.length <= characters) {
+      characters -= text.length;
+      return text;
+    }
+    const left = characters;
+    characters = 0;
+    return left < 2 ? '[Truncated]' : preview(text, left);
+  }
 
   /** Copies `holder[key]`, or the value itself when there is no holder. */
   function copy(holder: object | undefined, key: string, value?: unknown): JsonValue | undefined {
@@ -31,12 +57,13 @@ export function toPlainJson(value: unknown): JsonValue {
       }
       switch (typeof current) {
         case 'string':
+          return copyString(current);
         case 'boolean':
           return current;
         case 'number':
           return Number.isFinite(current) ? current + 0 : null;
         case 'bigint':
-          return `${String(current)}n`;
+          return copyBigInt(current);
         case 'object':
           return current === null ? null : copyObject(current);
         default:
@@ -63,7 +90,8 @@ export function toPlainJson(value: unknown): JsonValue {
       }
       const record: Record<string, JsonValue> = {};
       for (const key of Object.keys(object)) {
-        if (budget < 0) break;
+        if (budget < 0 || key.length > characters) break;
+        characters -= key.length;
         const member = copy(object, key);
         // Defined as data, so a key named `__proto__` stays a key and never sets the prototype.
         if (member !== undefined) Object.defineProperty(record, key, { value: member, enumerable: true, writable: true, configurable: true });

@@ -92,7 +92,11 @@ function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCal
   return { call: Object.freeze(call), facts, blocked, cut };
 }
 
-function reduceUsage(raw: unknown): GuardUsage | undefined {
+/**
+ * The usable figures of a step's `usage`: those that are finite and non-negative; `undefined` when it is not an object.
+ * @param raw - the step's `usage` as given
+ */
+export function reduceUsage(raw: unknown): GuardUsage | undefined {
   if (raw === null || typeof raw !== 'object') return undefined;
   const usage: Mutable<GuardUsage> = {};
   for (const key of ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'] as const) {

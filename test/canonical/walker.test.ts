@@ -43,8 +43,8 @@ describe('Walker: long strings and huge bigints', () => {
     expect(read([Object(2n ** 70n)])).toBe(`[#n71:${hashText((2n ** 70n).toString(16), PUBLIC_SEEDS)}]`);
   });
 
-  // Real sizes from the red-team report: seconds on a busy machine, so a longer timeout than the default.
-  it('hashes a 16 MiB bigint and a 100 MB string of control characters at the top level without throwing', { timeout: 30_000 }, () => {
+  // Real sizes from the red-team report: seconds on a busy machine, so twice the 60 s every test gets.
+  it('hashes a 16 MiB bigint and a 100 MB string of control characters at the top level without throwing', { timeout: 120_000 }, () => {
     const huge = 2n ** BigInt(2 ** 27) - 12_345n;
     const start = performance.now();
     expect(canonicalize(huge)).toMatch(/^#n134217728:[0-9a-f]{28}$/);
@@ -104,8 +104,8 @@ describe('Walker: the character budget', () => {
     expect(read(Array.from({ length: 40 }, () => Symbol()))).toBe(`[${Array.from({ length: 40 }, () => 'Symbol()').join(',')}]`);
   });
 
-  // Real sizes from the red-team report: seconds on a busy machine, so a longer timeout than the default.
-  it('bounds 130,000 references to one 2 KB string by characters, not values', { timeout: 30_000 }, () => {
+  // Real sizes from the red-team report: seconds on a busy machine, so twice the 60 s every test gets.
+  it('bounds 130,000 references to one 2 KB string by characters, not values', { timeout: 120_000 }, () => {
     const text = 'c'.repeat(2048);
     const start = performance.now();
     const form = canonicalize(Array.from({ length: 130_000 }, () => text));

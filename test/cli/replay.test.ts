@@ -12,7 +12,8 @@ import {
   replayRun,
   summarize,
 } from '../../src/cli/replay.js';
-import type { GuardStep } from '../../src/index.js';
+import { createGuard, type GuardStep } from '../../src/index.js';
+import { ALL_OFF } from '../support/step-builder.js';
 import { replayOf } from './support.js';
 
 function recorded(steps: GuardStep[], outcome: RecordedRun['outcome'] = null): RecordedRun {
@@ -154,6 +155,24 @@ describe('addUsage', () => {
       totalTokens: Number.MAX_VALUE,
       costUsd: Number.MAX_VALUE,
     });
+  });
+});
+
+describe('addUsage and guard.summary() agree', () => {
+  // Once the replay summed usage on its own: two steps of 1e308 input tokens gave 1.797e308 in summary() but null in
+  // the replay JSON's afterStop. Now both go through the guard's run totals.
+  const cases: [string, GuardStep[]][] = [
+    ['two steps of 1e308 input tokens', [{ usage: { inputTokens: 1e308, outputTokens: 1 } }, { usage: { inputTokens: 1e308, outputTokens: 1 } }]],
+    ['ten steps of $0.10', Array.from({ length: 10 }, () => ({ usage: { costUsd: 0.1, totalTokens: 0.1 } }))],
+    ['figures the guard does not use', [{ usage: { inputTokens: -1, outputTokens: Number.NaN, costUsd: '1' } }, { usage: null }, { text: 'none' }] as unknown as GuardStep[]],
+    ['a missing total, input plus output', [{ usage: { inputTokens: 0.1, outputTokens: 0.2 } }, { usage: { inputTokens: 1, totalTokens: 5 } }]],
+  ];
+
+  it.each(cases)('on %s', (_label, steps) => {
+    const guard = createGuard(ALL_OFF);
+    for (const step of steps) guard.check(step);
+    const { inputTokens, outputTokens, totalTokens, costUsd } = guard.summary().totals;
+    expect(addUsage(emptyUsage(), steps)).toStrictEqual({ steps: steps.length, inputTokens, outputTokens, totalTokens, costUsd });
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createGuard, type GuardOptions, type GuardStep } from '../../src/index.js';
 import { ALL_OFF, call, factsOf } from '../support/step-builder.js';
 import { finishReasonDetector } from '../../src/detectors/finish-reason.js';
+import { MAX_NORMALIZED_TEXT, preview } from '../../src/guard/normalize-text.js';
 
 function verdictFor(step: GuardStep, options: GuardOptions['finishReason'] = {}) {
   return createGuard({ ...ALL_OFF, finishReason: options }).check(step);
@@ -105,6 +106,34 @@ describe('finishReason', () => {
     expect(guard.summary().detectors['finish-reason']).toEqual({ lastFinishReason: 'tool-calls', otherPolicy: 'stop-if-text-only' });
     guard.reset();
     expect(guard.summary().detectors['finish-reason']).toEqual({ lastFinishReason: null, otherPolicy: 'stop-if-text-only' });
+  });
+});
+
+describe('finishReason on huge reasons', () => {
+  it('stops on a reason too long to normalise whole as on any unfamiliar one, with evidence that stays loggable', () => {
+    const huge = `\u0001${'x'.repeat(MAX_NORMALIZED_TEXT)}`;
+    const verdict = verdictFor({ text: 'done', finishReason: huge });
+    const start = preview(huge, MAX_NORMALIZED_TEXT);
+    expect(verdict).toMatchObject({
+      stop: true,
+      code: 'FINISH_OTHER_TEXT_ONLY',
+      evidence: { finishReason: start, normalized: start, mapped: start, hasText: true, toolCallCount: 0 },
+    });
+    // The reason, its normalised and mapped forms, and the detail quoting it: four starts of it at most.
+    expect(JSON.stringify(verdict).length).toBeLessThan(5 * MAX_NORMALIZED_TEXT);
+  });
+
+  it('is never matched by a terminal reason that its start spells', () => {
+    const terminal = 'x'.repeat(1_000);
+    expect(verdictFor({ text: 'done', finishReason: terminal }, { terminal: [terminal] })).toMatchObject({ code: 'FINISH_TERMINAL' });
+    expect(verdictFor({ text: 'done', finishReason: terminal.repeat(5_000) }, { terminal: [terminal], otherPolicy: 'continue' })).toEqual({ stop: false });
+  });
+
+  // The red-team size: lower-casing 268,500,000 dotted capital Is (537,000,000 characters once lower-cased, past what a
+  // string may hold) crashed Node with a segmentation fault. Seconds on a busy machine, so twice the 60 s every test gets.
+  it('checks a step whose finish reason lower-cases past the longest string Node can hold', { timeout: 120_000 }, () => {
+    const huge = '\u0130'.repeat(268_500_000);
+    expect(verdictFor({ finishReason: huge })).toEqual({ stop: false });
   });
 });
 

@@ -1,10 +1,12 @@
 import fc from 'fast-check';
+import { createContext, runInContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { canonicalize, createGuard } from '../../src/index.js';
 import type { GuardOptions, GuardStep, GuardToolCall, Verdict } from '../../src/index.js';
 import { reorderKeys } from '../support/reorder-keys.js';
 import { fuzzParameters } from './fuzz-settings.js';
 import { ALL_OFF as ONLY } from '../support/step-builder.js';
+import { crossRealmPair, guardOptions, stepWithSharedParts } from './arbitraries.js';
 
 
 const callArbitrary = fc.record({
@@ -187,6 +189,92 @@ describe('maxSteps', () => {
         });
       }),
       fuzzParameters(400),
+    );
+  });
+});
+
+/** A figure as usage reports it: digits with 0 to 6 decimal places (0.1, 0.0035, 12.5, 1500). */
+const decimalFigure = fc.record({ digits: fc.integer({ min: 0, max: 1_000_000 }), places: fc.integer({ min: 0, max: 6 }) });
+interface DecimalFigure {
+  readonly digits: number;
+  readonly places: number;
+}
+/** The double nearest the decimal, as a caller writes it. */
+const numberOf = ({ digits, places }: DecimalFigure): number => Number(`${String(digits)}e-${String(places)}`);
+/** The decimal exactly, in millionths. */
+const millionths = ({ digits, places }: DecimalFigure): bigint => BigInt(digits) * 10n ** BigInt(6 - places);
+
+const BUDGET_METRICS = [
+  ['maxCostUsd', (figure: number): GuardStep => ({ usage: { costUsd: figure } })],
+  ['maxTotalTokens', (figure: number): GuardStep => ({ usage: { totalTokens: figure } })],
+  ['maxInputTokens', (figure: number): GuardStep => ({ usage: { inputTokens: figure } })],
+  ['maxOutputTokens', (figure: number): GuardStep => ({ usage: { outputTokens: figure } })],
+  ['maxDurationMs', (figure: number): GuardStep => ({ durationMs: figure })],
+] as const;
+
+describe('budget with fractional usage', () => {
+  it('warns exactly while the decimal total is at or past warnAt × limit, and stops on the step whose decimal total reaches the limit', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...BUDGET_METRICS),
+        decimalFigure.filter(({ digits }) => digits > 0),
+        fc.integer({ min: 1, max: 100 }),
+        fc.array(decimalFigure, { minLength: 1, maxLength: 40 }),
+        ([name, stepOf], limit, percent, figures) => {
+          const guard = createGuard({ ...ONLY, budget: { [name]: { limit: numberOf(limit), warnAt: percent / 100 } }, now: () => 0 });
+          let total = 0n;
+          for (const figure of figures) {
+            total += millionths(figure);
+            const verdict = guard.check(stepOf(numberOf(figure)));
+            const value = Number(`${String(total)}e-6`);
+            if (total >= millionths(limit)) {
+              expect(verdict).toMatchObject({ stop: true, reason: 'budget', evidence: { value, limit: numberOf(limit) } });
+              return;
+            }
+            expect(verdict.stop).toBe(false);
+            const warned = total * 100n >= millionths(limit) * BigInt(percent);
+            expect(verdict.warnings ?? []).toEqual(warned ? [expect.objectContaining({ code: 'BUDGET_WARNING', value }) as unknown] : []);
+          }
+        },
+      ),
+      fuzzParameters(500),
+    );
+  });
+});
+
+describe('check() on values from another realm and on calls that share parts', () => {
+  // One other realm for every run: a new context costs milliseconds, and each value made in it is new anyway.
+  const realm = createContext();
+
+  it('judges values from another realm exactly as their twins made here', () => {
+    fc.assert(
+      fc.property(guardOptions, fc.array(fc.tuple(crossRealmPair, crossRealmPair), { minLength: 1, maxLength: 8 }), (options, pairs) => {
+        const here = createGuard({ ...options, now: () => 0 });
+        const there = createGuard({ ...options, now: () => 0 });
+        for (const [args, result] of pairs) {
+          const local = here.check({ toolCalls: [{ name: 'read', args: args.local.build(), result: result.local.build() }] });
+          const toolCall = { name: 'read', args: runInContext(args.source, realm) as unknown, result: runInContext(result.source, realm) as unknown };
+          const foreign = there.check({ toolCalls: [toolCall] });
+          expect(foreign).toStrictEqual(local);
+        }
+        expect(there.summary()).toStrictEqual(here.summary());
+      }),
+      fuzzParameters(300),
+    );
+  });
+
+  it('judges a step whose calls share objects, arrays and strings exactly as one whose calls share nothing', () => {
+    fc.assert(
+      fc.property(guardOptions, fc.array(stepWithSharedParts, { minLength: 1, maxLength: 6 }), (options, steps) => {
+        const sharing = createGuard({ ...options, now: () => 0 });
+        const copying = createGuard({ ...options, now: () => 0 });
+        for (const step of steps) {
+          const toolCalls = (step.build() as unknown[][]).map((parts, index) => ({ name: index % 2 === 0 ? 'search' : 'read', args: parts, result: parts[0] }));
+          const copies = toolCalls.map((toolCall) => JSON.parse(JSON.stringify(toolCall)) as GuardToolCall);
+          expect(sharing.check({ toolCalls })).toStrictEqual(copying.check({ toolCalls: copies }));
+        }
+      }),
+      fuzzParameters(300),
     );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGuard, DEFAULT_OPTIONS, type GuardStep, type Verdict } from '../../src/index.js';
+import { createGuard, DEFAULT_OPTIONS, explain, type GuardStep, type Verdict } from '../../src/index.js';
 import { ALL_OFF, call, calls, text, tool } from '../support/step-builder.js';
 
 describe('createGuard', () => {
@@ -308,6 +308,22 @@ describe('text written to logs cannot forge lines', () => {
       evidence: { tool: name },
     });
     expect(verdict.stop && verdict.detail).not.toMatch(/\n/);
+  });
+
+  it('escapes control characters a tool name brings into a warning detail, and keeps the name as given in evidence and message', () => {
+    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 3 } });
+    const name = 'search\nWarning [FAKE] forged line\u001b[2K';
+    guard.check(calls(call(name)));
+    const verdict = guard.check(calls(call(name)));
+    const [warning] = verdict.warnings ?? [];
+    expect(warning).toMatchObject({
+      code: 'LOOP_WARNING',
+      detail: 'The model called "search\\nWarning [FAKE] forged line\\u001b[2K" 2 times in a row with the same arguments; 3 in a row stop the run.',
+      evidence: { tool: name },
+    });
+    // The message goes to the model, not to a log: the name as the model sent it.
+    expect(warning?.code === 'LOOP_WARNING' && warning.message).toContain(name);
+    expect(explain(verdict).split('\n')).toHaveLength(2);
   });
 
   it('escapes a custom rule code and detail', () => {

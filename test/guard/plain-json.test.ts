@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toPlainJson } from '../../src/guard/plain-json.js';
+import { createGuard } from '../../src/index.js';
 import { expectPlainJson } from '../support/plain-json.js';
 
 describe('toPlainJson', () => {
@@ -76,5 +77,31 @@ describe('toPlainJson', () => {
     expect(Object.keys(copied)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('toPlainJson on huge values', () => {
+  it('copies strings and keys up to its character budget, shortens the one that passes it, and marks or drops the rest', () => {
+    expect(toPlainJson({ a: 'xyz', b: 'uvw' }, 8)).toStrictEqual({ a: 'xyz', b: 'uvw' });
+    expect(toPlainJson({ a: 'xyz', b: 'uvw' }, 7)).toStrictEqual({ a: 'xyz', b: 'u…' });
+    expect(toPlainJson(['abcd', 'efgh', 'ijkl'], 5)).toStrictEqual(['abcd', '[Truncated]', '[Truncated]']);
+    expect(toPlainJson({ first: 1, second: 2 }, 7)).toStrictEqual({ first: 1 });
+    expect(toPlainJson('ab', 2)).toBe('ab');
+  });
+
+  it('writes a bigint past 65,536 bits as its canonical token, in linear time', () => {
+    expect(toPlainJson(2n ** 65_535n)).toBe(`${String(2n ** 65_535n)}n`);
+    expect(toPlainJson({ big: 1n << 16_777_216n })).toStrictEqual({ big: expect.stringMatching(/^#n16777217:[0-9a-f]{28}$/) as unknown });
+  });
+
+  // The red-team size for evidence: a custom rule that puts the step's text in its evidence. 100,000,000 control
+  // characters are 600,000,000 once JSON escapes them, past the longest string, so JSON.stringify(verdict) threw.
+  it('keeps a verdict loggable whose custom evidence holds 100 MB of control characters', { timeout: 120_000 }, () => {
+    const guard = createGuard({ custom: (_history, step) => ({ stop: true, evidence: { text: step.text } }) });
+    const verdict = guard.check({ text: '\u0001'.repeat(100_000_000) });
+    const text = verdict.stop && verdict.reason === 'custom' ? (verdict.evidence as { text: string }).text : '';
+    expect(text).toHaveLength(16 * 1024 * 1024 - 4);
+    expect(() => JSON.stringify(verdict)).not.toThrow();
+    expect(() => JSON.stringify(guard.summary())).not.toThrow();
   });
 });

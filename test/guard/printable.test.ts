@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isWellFormed } from '../../src/canonical/well-formed.js';
-import { printable } from '../../src/guard/printable.js';
+import { preview } from '../../src/guard/normalize-text.js';
+import { PRINTABLE_LENGTH, printable } from '../../src/guard/printable.js';
+import { createGuard } from '../../src/index.js';
 
 describe('printable', () => {
   it('leaves ordinary text, quotes and paired surrogates as they are', () => {
@@ -31,5 +33,25 @@ describe('printable', () => {
         expect(isWellFormed(printable(text))).toBe(true);
       }),
     );
+  });
+});
+
+describe('printable on huge text', () => {
+  it('escapes text up to its length limit whole, and shortens a longer one first, as a preview', () => {
+    const whole = 'a\n'.repeat(PRINTABLE_LENGTH / 2);
+    expect(printable(whole)).toBe('a\\n'.repeat(PRINTABLE_LENGTH / 2));
+    const longer = `${whole}b`;
+    expect(printable(longer)).toBe(`${'a\\n'.repeat(PRINTABLE_LENGTH / 2 - 1)}a…`);
+    expect(printable('x'.repeat(PRINTABLE_LENGTH + 1))).toBe(preview('x'.repeat(PRINTABLE_LENGTH + 1), PRINTABLE_LENGTH));
+  });
+
+  // The red-team size: escaping 100,000,000 control characters at once killed the process with a fatal V8 error
+  // ("invalid size"), which no catch sees. A custom rule that quotes the step's text in its detail got there. Seconds on
+  // a busy machine, so twice the 60 s every test gets.
+  it('keeps the process alive on a detail of 100 MB of control characters', { timeout: 120_000 }, () => {
+    const giant = '\u0001'.repeat(100_000_000);
+    const guard = createGuard({ custom: (_history, step) => ({ stop: true, detail: `saw ${String(step.text)}` }) });
+    const verdict = guard.check({ text: giant });
+    expect(verdict.stop && verdict.detail).toBe(`saw ${'\\u0001'.repeat(PRINTABLE_LENGTH - 5)}…`);
   });
 });

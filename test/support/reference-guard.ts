@@ -1176,7 +1176,8 @@ export function createReferenceGuard(options: GuardOptions = {}): ReferenceGuard
       run.blockedBefore = true;
       break;
     }
-    const extra = warnings.length === 0 ? {} : { warnings };
+    // Warning details are one line of a log too.
+    const extra = warnings.length === 0 ? {} : { warnings: warnings.map((warning) => ({ ...warning, detail: escapeForLog(warning.detail) })) };
     let verdict: Verdict;
     if (winner?.[1] === undefined) {
       verdict = { stop: false, ...extra };
