@@ -9,10 +9,10 @@ import { loopMessage, loopWarnings } from '../guard/loop-message.js';
 import type { Mutable } from '../guard/mutable.js';
 import { safeArray, safeRead } from '../guard/safe-read.js';
 import type { Guard, GuardOptions, GuardStep, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
-import type { CallRefusal } from './per-run-guard.js';
+import type { CallRefusal } from '../types.js';
 import { arrayLength, guardFactory } from './step-replayer.js';
 
-export type { CallRefusal } from './per-run-guard.js';
+export type { CallRefusal } from '../types.js';
 
 /** A message of the agent's `state.messages` (a `BaseMessage`), as far as the guard reads it. */
 export interface LangChainMessageLike {

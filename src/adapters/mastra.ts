@@ -6,11 +6,12 @@
 import { loopMessage, loopWarnings } from '../guard/loop-message.js';
 import { safeArray, safeRead } from '../guard/safe-read.js';
 import type { Guard, GuardOptions, GuardStep, GuardToolCall, LoopWarning, StopVerdict, Verdict } from '../types.js';
-import { guardMaker, type CallRefusal } from './per-run-guard.js';
+import type { CallRefusal } from '../types.js';
+import { guardMaker } from './per-run-guard.js';
 import { arrayLength, MAX_REPLAY_STEPS } from './step-replayer.js';
 import { toGuardStep, type AiSdkStepLike } from './to-guard-step.js';
 
-export type { CallRefusal } from './per-run-guard.js';
+export type { CallRefusal } from '../types.js';
 
 /** What `hooks.beforeToolCall` is given (`ToolHookContext`), as far as the guard reads it. */
 export interface MastraToolHookContextLike {

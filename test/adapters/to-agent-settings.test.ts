@@ -3,7 +3,8 @@
  * their step, the callbacks, the switches and a resumed run. The real SDK runs in test/integration/ai-sdk-steering.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { toAgentSettings, type AiSdkApprovalToolCall, type CallRefusal } from '../../src/adapters/to-agent-settings.js';
+import { toAgentSettings, type AiSdkApprovalToolCall } from '../../src/adapters/to-agent-settings.js';
+import type { CallRefusal } from '../../src/types.js';
 import type { AiSdkStepLike } from '../../src/adapters/to-guard-step.js';
 import { createGuard } from '../../src/guard/create-guard.js';
 import type { GuardToolCall, LoopWarning, StopVerdict } from '../../src/types.js';
