@@ -17,11 +17,8 @@ import { measure } from 'mitata';
 import objectHash from 'object-hash';
 import { hash as ohashHash, serialize as ohashSerialize } from 'ohash';
 import safeStableStringify from 'safe-stable-stringify';
-import { canonicalize } from '../src/canonical/canonicalize.js';
-import { createHashKey } from '../src/canonical/hash-key.js';
-import { stableHash } from '../src/canonical/stable-hash.js';
-import { StepReader } from '../src/canonical/step-reader.js';
 import { inputs } from './inputs.js';
+import { canonicalize, createHashKey, stableHash, StepReader } from './library.js';
 
 interface Contender {
   readonly name: string;

@@ -6,9 +6,9 @@
  * `stagnation` detector adds to a small check (issue 16). Every ratio is taken side by side in one process.
  */
 import stringify from 'safe-stable-stringify';
-import { createGuard, type GuardOptions, type GuardStep } from '../src/index.js';
 import { guardStep, largeObjectStep, longTextStep, smallStep } from './fixtures.js';
 import { CLOCK_NAME, comparePairs, roundOptions, type Pair, type PairResult } from './harness.js';
+import { createGuard, type GuardOptions, type GuardStep } from './library.js';
 import { formatNs, formatRatio, publish, type TargetCheck } from './report.js';
 
 /** Distinct steps per cycle; the guard is reset when a cycle starts again, so every outcome is new and nothing stops. */

@@ -2,8 +2,8 @@
  * Target 5: `toStopWhen` fed the way the AI SDK feeds it (one array that grows by a step, the condition called after
  * every step) must cost about as much as checking each step once, not replaying the run on every call.
  */
-import { createGuard, toGuardStep, toStopWhen, type GuardOptions } from '../src/index.js';
 import { CLOCK_NAME, comparePairs, roundOptions, type Pair } from './harness.js';
+import { createGuard, toGuardStep, toStopWhen, type GuardOptions } from './library.js';
 import { formatNs, formatRatio, publish } from './report.js';
 import { recordSdkRun } from './sdk-run.js';
 
