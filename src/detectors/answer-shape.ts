@@ -3,16 +3,31 @@ export const SHAPE_INPUT_LIMIT = 8192;
 /** A quoted span longer than this is not taken for a quotation: it is more likely prose with stray quotes. */
 const MAX_QUOTE = 200;
 
-const NEWLINE = 10;
-const CARRIAGE_RETURN = 13;
-const DOUBLE_QUOTE = 34;
-const APOSTROPHE = 39;
-const BACKTICK = 96;
 const LESS_THAN = 60;
 const GREATER_THAN = 62;
 const SLASH = 47;
 const HYPHEN = 45;
-const HASH = 35;
+
+// What each ASCII character is to a shape; every other character is kept as it is.
+const KEPT = 0;
+const LETTER = 1;
+const DIGIT = 2;
+const SPACE = 3;
+const QUOTE = 4;
+const HASH = 5;
+const SPACE_CODE = 32;
+const DOUBLE_QUOTE_CODE = 34;
+const BACKTICK_CODE = 96;
+const KINDS = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  const character = String.fromCharCode(code);
+  if (/\d/.test(character)) KINDS[code] = DIGIT;
+  else if (/\w/.test(character)) KINDS[code] = LETTER;
+  else if (/[\t\n\v\f\r ]/.test(character)) KINDS[code] = SPACE;
+  else if (/["'`]/.test(character)) KINDS[code] = QUOTE;
+  else if (character === '#') KINDS[code] = HASH;
+}
+const kindOf = (code: number): number => KINDS[code] ?? KEPT;
 
 // A long string or bigint in a canonical form, `#s<length>:<hash>` or `#n<bits>:<hash>`, is one opaque value.
 const TOKEN = /#[sn]\d+:[0-9a-f]{28}/y;
@@ -20,7 +35,6 @@ const TOKEN = /#[sn]\d+:[0-9a-f]{28}/y;
 const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 const isLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 const isWordCharacter = (code: number): boolean => isDigit(code) || isLetter(code) || code === 95;
-const isSpace = (code: number): boolean => code === 32 || (code >= 9 && code <= 13);
 
 /** The part of a text that is read: all of it, or its head and tail joined by an ellipsis. */
 function bounded(text: string): string {
@@ -29,9 +43,14 @@ function bounded(text: string): string {
   return `${text.slice(0, half)}…${text.slice(text.length - half)}`;
 }
 
-/** Whether `code` closes a quotation opened by `opener` (shell style `` `…' `` closes a backtick with either). */
-function closes(opener: number, code: number): boolean {
-  return code === opener || (opener === BACKTICK && code === APOSTROPHE);
+/**
+ * Where `character` next appears at or after `from` (the text's length when it does not), given where it was found
+ * last: an earlier finding still at or after `from` is still the next one, so each stretch of text is searched once.
+ */
+function nextOf(source: string, character: string, from: number, found: number): number {
+  if (found >= from) return found;
+  const at = source.indexOf(character, from);
+  return at === -1 ? source.length : at;
 }
 
 /**
@@ -41,74 +60,72 @@ function closes(opener: number, code: number): boolean {
  * - A quoted span (`"…"`, `'…'`, `` `…` `` or `` `…' ``) on one line, with at most 200 characters inside, becomes `""`.
  * - A run of `[A-Za-z0-9_]` that holds a digit becomes `0`: numbers, line counters, ids, hashes, dates.
  * - A run of whitespace becomes one space.
- *
  * - A token for a long string or bigint in a canonical form (`#s<length>:<hash>`) is kept whole: the text it stands
  *   for was not read, so two tokens are one shape only when they stand for the same text.
  *
  * Everything else (words without digits, paths, punctuation) is kept, so a different file, listing or error message
- * still differs. Only the first and last 4 KB of a longer text are read. Linear: one pass, and the closing quote of
- * each kind is found by a pointer that only moves forward, so no character is read more than a few times.
+ * still differs. Only the first and last 4 KB of a longer text are read. Linear: one pass, in which what is kept is
+ * copied a stretch at a time, between the places that change; a quote's closer (or the line break before it) is
+ * found by native searches that each cover a stretch of text once.
  * @param text - a tool's result or error as text
  * @returns the shape
  */
 export function answerShape(text: string): string {
   const source = bounded(text);
   const length = source.length;
-  // Per quote kind, the first closer or line break at or after the last search start.
-  const nextCloser = new Map<number, number>();
-  const findCloser = (opener: number, from: number): number => {
-    let at = nextCloser.get(opener) ?? -1;
-    if (at < from) {
-      at = from;
-      while (at < length) {
-        const code = source.charCodeAt(at);
-        if (code === NEWLINE || code === CARRIAGE_RETURN || closes(opener, code)) break;
-        at++;
-      }
-      nextCloser.set(opener, at);
-    }
-    return at;
-  };
-
+  // Where each character that can end a quotation was found last (see nextOf).
+  let doubleQuote = -1;
+  let apostrophe = -1;
+  let backtick = -1;
+  let newline = -1;
+  let carriageReturn = -1;
   let shape = '';
+  // Where the text not yet copied into the shape starts.
+  let copied = 0;
   let index = 0;
   while (index < length) {
     const code = source.charCodeAt(index);
-    if (isSpace(code)) {
-      while (index < length && isSpace(source.charCodeAt(index))) index++;
-      shape += ' ';
-      continue;
-    }
-    if (isWordCharacter(code)) {
-      const start = index;
-      let digit = false;
-      for (; index < length && isWordCharacter(source.charCodeAt(index)); index++) {
-        if (isDigit(source.charCodeAt(index))) digit = true;
+    const start = index++;
+    const kind = code === DOUBLE_QUOTE_CODE ? QUOTE : kindOf(code);
+    if (kind === KEPT) continue;
+    if (kind === QUOTE) {
+      // A quotation ends at the first closer on its line; a line break before any closer ends none.
+      newline = nextOf(source, '\n', index, newline);
+      carriageReturn = nextOf(source, '\r', index, carriageReturn);
+      let close: number;
+      if (code === DOUBLE_QUOTE_CODE) close = doubleQuote = nextOf(source, '"', index, doubleQuote);
+      else {
+        close = apostrophe = nextOf(source, "'", index, apostrophe);
+        if (code === BACKTICK_CODE) close = Math.min(close, (backtick = nextOf(source, '`', index, backtick)));
       }
-      shape += digit ? '0' : source.slice(start, index);
-      continue;
-    }
-    if (code === HASH) {
-      TOKEN.lastIndex = index;
-      if (TOKEN.test(source)) {
-        shape += source.slice(index, TOKEN.lastIndex);
-        index = TOKEN.lastIndex;
-        continue;
-      }
-    }
-    if (code === DOUBLE_QUOTE || code === APOSTROPHE || code === BACKTICK) {
-      const close = findCloser(code, index + 1);
-      const closing = source.charCodeAt(close);
-      if (close < length && close - index - 1 <= MAX_QUOTE && closing !== NEWLINE && closing !== CARRIAGE_RETURN) {
-        shape += '""';
+      if (close < newline && close < carriageReturn && close < length && close - index <= MAX_QUOTE) {
+        shape += start > copied ? source.slice(copied, start) + '""' : '""';
         index = close + 1;
-        continue;
+        copied = index;
       }
+    } else if (kind === LETTER || kind === DIGIT) {
+      let digit = kind === DIGIT;
+      for (; index < length; index++) {
+        const next = kindOf(source.charCodeAt(index));
+        if (next === DIGIT) digit = true;
+        else if (next !== LETTER) break;
+      }
+      if (digit) {
+        shape += start > copied ? source.slice(copied, start) + '0' : '0';
+        copied = index;
+      }
+    } else if (kind === SPACE) {
+      while (index < length && kindOf(source.charCodeAt(index)) === SPACE) index++;
+      if (code !== SPACE_CODE || index - start > 1) {
+        shape += source.slice(copied, start) + ' ';
+        copied = index;
+      }
+    } else {
+      TOKEN.lastIndex = start;
+      if (TOKEN.test(source)) index = TOKEN.lastIndex;
     }
-    shape += source.charAt(index);
-    index++;
   }
-  return shape;
+  return shape + source.slice(copied);
 }
 
 /**
