@@ -24,7 +24,7 @@ import { toPlainJson } from './plain-json.js';
 import { reduceStep, type ReducedStep } from './reduce-step.js';
 import { addStep, copySums, emptySums, TOTAL_NAMES, type RunSums } from './run-totals.js';
 import { LoadedStepFacts } from './step-facts.js';
-import { createStepHistory, type StepHistory } from './step-history.js';
+import { createStepHistory, freezeStep, type StepHistory } from './step-history.js';
 import { verdictOf } from './verdict.js';
 
 /** Everything a guard knows about the run in progress. A new run is a new one of these. */
@@ -179,11 +179,15 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
   const resolved = resolveOptions(options);
   const fingerprint = optionsFingerprint(resolved);
   let run = newRun(resolved, restore?.snapshot);
+  // Custom rules are handed the step and the history as they are: frozen first. Without rules, a step is frozen only
+  // when the history is shown.
+  const freezesEachStep = resolved.custom.length > 0;
 
   return {
     check(raw: GuardStep): Verdict {
       const index = run.steps++;
       const reduced = reduceStep(raw, run.hashKey, index);
+      if (freezesEachStep) freezeStep(reduced.step);
       const { history, totals, facts } = run;
       history.push(reduced.step);
       addStep(run.sums, totals, reduced.step);
@@ -197,6 +201,7 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
 
     peek(raw: GuardStep): Verdict {
       const reduced: ReducedStep = reduceStep(raw, run.hashKey, run.steps);
+      if (freezesEachStep) freezeStep(reduced.step);
       const { peekFacts } = run;
       addStep(copySums(run.sums), peekFacts.totals, reduced.step);
       peekFacts.load(run.steps, reduced);

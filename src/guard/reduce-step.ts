@@ -7,7 +7,10 @@ import type { Mutable } from './mutable.js';
 import { NAME_LENGTH, preview } from './normalize-text.js';
 import { isFiniteNumber, readArray, safeRead, usableNumber } from './safe-read.js';
 
-/** A step read once: a sanitised copy for history, and the facts detectors compare. */
+/**
+ * A step read once: a sanitised copy for history, and the facts detectors compare. The copy is not frozen yet: the
+ * history freezes it when it is shown (see `freezeStep`), so a step nobody looks at costs no freezing.
+ */
 export interface ReducedStep {
   readonly step: GuardStep;
   /** The calls that ran. */
@@ -27,7 +30,7 @@ interface ReducedCall {
   readonly cut: boolean;
 }
 
-function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCall | undefined {
+function reduceCall(raw: unknown, reader: StepReader, stepIndex: number, position: number): ReducedCall | undefined {
   const name = safeRead(raw, 'name');
   if (typeof name !== 'string') return undefined;
   const blocked = safeRead(raw, 'blocked') === true;
@@ -47,7 +50,7 @@ function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCal
   let errorText: string | undefined;
   if (cut) {
     // Read in part, the call might look like another call read in part: it is made unlike every other call instead.
-    signature += `\u0000cut:${place}`;
+    signature += `\u0000cut:${String(stepIndex)}:${String(position)}`;
   } else {
     resultText = typeof result === 'string' ? result : resultForm;
     errorText = typeof error === 'string' ? error : errorForm;
@@ -71,7 +74,7 @@ function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCal
     errorText,
     failed,
   };
-  return { call: Object.freeze(call), facts, blocked, cut };
+  return { call, facts, blocked, cut };
 }
 
 function reduceUsage(raw: unknown): GuardUsage | undefined {
@@ -81,7 +84,7 @@ function reduceUsage(raw: unknown): GuardUsage | undefined {
     const value = usableNumber(safeRead(raw, key));
     if (value !== undefined) usage[key] = value;
   }
-  return Object.freeze(usage);
+  return usage;
 }
 
 /**
@@ -103,14 +106,14 @@ export function reduceStep(raw: unknown, hashKey: HashKey, index: number): Reduc
     const toolCalls: GuardToolCall[] = [];
     let cutCalls = 0;
     for (const item of rawCalls.items) {
-      const reduced = reduceCall(item, reader, `${String(index)}:${String(toolCalls.length)}`);
+      const reduced = reduceCall(item, reader, index, toolCalls.length);
       if (reduced === undefined) continue;
       toolCalls.push(reduced.call);
       if (reduced.cut) cutCalls++;
       if (reduced.blocked) blockedCalls.push(reduced.call);
       else calls.push(reduced.facts);
     }
-    step.toolCalls = Object.freeze(toolCalls);
+    step.toolCalls = toolCalls;
     if (rawCalls.length > rawCalls.items.length) (warnings ??= []).push(toolCallLimitWarning(rawCalls.length));
     if (cutCalls > 0) (warnings ??= []).push(readLimitWarning(cutCalls));
   }
@@ -130,5 +133,5 @@ export function reduceStep(raw: unknown, hashKey: HashKey, index: number): Reduc
   const timestamp = safeRead(raw, 'timestamp');
   if (isFiniteNumber(timestamp)) step.timestamp = timestamp;
 
-  return { step: Object.freeze(step), calls, blockedCalls, finishReason: typeof finishReason === 'string' ? finishReason : undefined, warnings };
+  return { step, calls, blockedCalls, finishReason: typeof finishReason === 'string' ? finishReason : undefined, warnings };
 }

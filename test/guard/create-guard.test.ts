@@ -90,6 +90,60 @@ describe('createGuard', () => {
       expect(guard.history).toHaveLength(2);
     });
 
+    /** Whether the step, its tool-call array, each call and its usage are frozen, in that order. */
+    const frozenParts = (step: GuardStep | undefined): boolean[] => [
+      Object.isFrozen(step),
+      Object.isFrozen(step?.toolCalls),
+      ...(step?.toolCalls ?? []).map((entry) => Object.isFrozen(entry)),
+      Object.isFrozen(step?.usage),
+    ];
+    const twoCalls: GuardStep = { toolCalls: [{ name: 'a' }, { name: 'b', blocked: true }], usage: { inputTokens: 1 } };
+
+    it('freezes every part of a step it shows: the step, its tool calls, each call and its usage', () => {
+      for (const historyLimit of [undefined, 1, 2]) {
+        const guard = createGuard({ historyLimit });
+        guard.check(twoCalls);
+        guard.check(twoCalls);
+        for (const step of guard.history) expect(frozenParts(step)).toEqual([true, true, true, true, true]);
+      }
+    });
+
+    it('hands custom rules the step and the history frozen, before they run', () => {
+      for (const historyLimit of [undefined, 1, 3]) {
+        const seen: boolean[][] = [];
+        const guard = createGuard({
+          historyLimit,
+          custom: (history, step) => {
+            seen.push(frozenParts(step), ...history.map(frozenParts));
+            return undefined;
+          },
+        });
+        guard.check(twoCalls);
+        guard.peek(twoCalls);
+        guard.check(twoCalls);
+        expect(seen.length).toBeGreaterThan(3);
+        for (const parts of seen) expect(parts).toEqual([true, true, true, true, true]);
+      }
+    });
+
+    it('freezes a restored history at once, custom rules seeing it whole', () => {
+      const seen: boolean[][] = [];
+      let watching = false;
+      const rule = (history: readonly GuardStep[]): undefined => {
+        if (watching) seen.push(...history.map(frozenParts));
+        return undefined;
+      };
+      const saved = createGuard({ custom: rule });
+      saved.check(twoCalls);
+      const restored = createGuard({ custom: rule }, { snapshot: saved.snapshot() });
+      watching = true;
+      restored.check(twoCalls);
+      expect(seen).toEqual([
+        [true, true, true, true, true],
+        [true, true, true, true, true],
+      ]);
+    });
+
     it('leaves out unusable parts of a step', () => {
       const guard = createGuard();
       guard.check({
