@@ -177,7 +177,8 @@ function judge(run: Run, facts: LoadedStepFacts, reduced: ReducedStep, record: b
  */
 export function createGuard(options?: GuardOptions, restore?: RestoreOptions): Guard {
   const resolved = resolveOptions(options);
-  const fingerprint = optionsFingerprint(resolved);
+  // Worked out when a snapshot is first taken: two dozen hashes that a guard never snapshotted does not need.
+  let fingerprint: Readonly<Record<string, string>> | undefined;
   let run = newRun(resolved, restore?.snapshot);
   // Custom rules are handed the step and the history as they are: frozen first. Without rules, a step is frozen only
   // when the history is shown.
@@ -246,7 +247,7 @@ export function createGuard(options?: GuardOptions, restore?: RestoreOptions): G
       for (const detector of run.detectors) detectors[detector.kind] = detector.save();
       const snapshot = {
         version: 1,
-        options: fingerprint,
+        options: (fingerprint ??= optionsFingerprint(resolved)),
         steps: run.steps,
         toolCalls: run.toolCalls,
         stops: run.stops,
