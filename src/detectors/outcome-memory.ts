@@ -34,9 +34,11 @@ export function createOutcomeMemory(window: number | undefined, saved?: unknown,
     }
     return {
       remember(outcome) {
-        if (seen.has(outcome)) return false;
-        // Kept for the rest of the run: worth storing in one piece.
-        seen.add(flattenString(outcome));
+        // In one piece before it is looked up: a string kept for the rest of the run is half the size flat, and the
+        // hash the lookup works out stays with the flat string the set then keeps, instead of being worked out twice.
+        const flat = flattenString(outcome);
+        if (seen.has(flat)) return false;
+        seen.add(flat);
         return true;
       },
       isNew: (outcome) => !seen.has(outcome),
@@ -79,9 +81,10 @@ export function createOutcomeMemory(window: number | undefined, saved?: unknown,
     remember(outcome, index) {
       // Whatever is still remembered after this came from one of the last `window` steps (or from this one).
       forgetBefore(index - window);
-      const isNew = !lastSeen.has(outcome);
-      lastSeen.set(isNew ? flattenString(outcome) : outcome, index);
-      queue.push({ outcome, index });
+      const flat = flattenString(outcome);
+      const isNew = !lastSeen.has(flat);
+      lastSeen.set(flat, index);
+      queue.push({ outcome: flat, index });
       return isNew;
     },
     isNew(outcome, index) {
