@@ -51,6 +51,7 @@ function pooledRandom(words: Uint32Array): void {
       (hostRandom ??= randomWordsOf(globalThis))(pool);
       pooled = POOL_WORDS;
     }
+    // eslint-disable-next-line @typescript-eslint/non-nullable-type-assertion-style -- pooled stays within the pool; the strict config forbids `!`.
     words[index] = pool[--pooled] as number;
   }
 }
