@@ -61,7 +61,7 @@ const BATCH_CALLS = QUICK ? 64 : 1024;
 const WARM_UP_NS = QUICK ? 10e6 : 150e6;
 
 /** Calls a function until it has had {@link WARM_UP_NS} of CPU time. */
-function warmUp(fn: () => unknown): void {
+export function warmUp(fn: () => unknown): void {
   const start = clock();
   do fn();
   while (clock() - start < WARM_UP_NS);
