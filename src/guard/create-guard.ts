@@ -24,7 +24,7 @@ import { toPlainJson } from './plain-json.js';
 import { reduceStep, type ReducedStep } from './reduce-step.js';
 import { addStep, copySums, emptySums, TOTAL_NAMES, type RunSums } from './run-totals.js';
 import { LoadedStepFacts } from './step-facts.js';
-import { createStepHistory, freezeStep, type StepHistory } from './step-history.js';
+import { createStepHistory, type StepHistory } from './step-history.js';
 import { verdictOf } from './verdict.js';
 
 /** Everything a guard knows about the run in progress. A new run is a new one of these. */
@@ -175,21 +175,16 @@ class LoopGuard implements Guard {
   // Worked out when a snapshot is first taken: two dozen hashes that a guard never snapshotted does not need.
   #fingerprint: Readonly<Record<string, string>> | undefined;
   #run: Run;
-  // Custom rules are handed the step and the history as they are: frozen first. Without rules, a step is frozen only
-  // when the history is shown.
-  readonly #freezesEachStep: boolean;
 
   constructor(resolved: ResolvedOptions, restore: RestoreOptions | undefined) {
     this.#resolved = resolved;
     this.#run = newRun(resolved, restore?.snapshot);
-    this.#freezesEachStep = resolved.custom.length > 0;
   }
 
   readonly check = (raw: GuardStep): Verdict => {
     const run = this.#run;
     const index = run.steps++;
     const reduced = reduceStep(raw, run.hashKey, index);
-    if (this.#freezesEachStep) freezeStep(reduced.step);
     const { history, totals, facts } = run;
     history.push(reduced.step);
     addStep(run.sums, totals, reduced.step);
@@ -204,7 +199,6 @@ class LoopGuard implements Guard {
   readonly peek = (raw: GuardStep): Verdict => {
     const run = this.#run;
     const reduced: ReducedStep = reduceStep(raw, run.hashKey, run.steps);
-    if (this.#freezesEachStep) freezeStep(reduced.step);
     const { peekFacts } = run;
     addStep(copySums(run.sums), peekFacts.totals, reduced.step);
     peekFacts.load(run.steps, reduced);

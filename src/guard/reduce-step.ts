@@ -7,10 +7,7 @@ import type { Mutable } from './mutable.js';
 import { NAME_LENGTH, preview } from './normalize-text.js';
 import { isFiniteNumber, readArray, safeRead, usableNumber } from './safe-read.js';
 
-/**
- * A step read once: a sanitised copy for history, and the facts detectors compare. The copy is not frozen yet: the
- * history freezes it when it is shown (see `freezeStep`), so a step nobody looks at costs no freezing.
- */
+/** A step read once: a sanitised copy for history, and the facts detectors compare. */
 export interface ReducedStep {
   readonly step: GuardStep;
   /** The calls that ran. */
@@ -74,7 +71,7 @@ function reduceCall(raw: unknown, reader: StepReader, stepIndex: number, positio
     errorText,
     failed,
   };
-  return { call, facts, blocked, cut };
+  return { call: Object.freeze(call), facts, blocked, cut };
 }
 
 function reduceUsage(raw: unknown): GuardUsage | undefined {
@@ -84,7 +81,7 @@ function reduceUsage(raw: unknown): GuardUsage | undefined {
     const value = usableNumber(safeRead(raw, key));
     if (value !== undefined) usage[key] = value;
   }
-  return usage;
+  return Object.freeze(usage);
 }
 
 /**
@@ -113,7 +110,7 @@ export function reduceStep(raw: unknown, hashKey: HashKey, index: number): Reduc
       if (reduced.blocked) blockedCalls.push(reduced.call);
       else calls.push(reduced.facts);
     }
-    step.toolCalls = toolCalls;
+    step.toolCalls = Object.freeze(toolCalls);
     if (rawCalls.length > rawCalls.items.length) (warnings ??= []).push(toolCallLimitWarning(rawCalls.length));
     if (cutCalls > 0) (warnings ??= []).push(readLimitWarning(cutCalls));
   }
@@ -133,5 +130,5 @@ export function reduceStep(raw: unknown, hashKey: HashKey, index: number): Reduc
   const timestamp = safeRead(raw, 'timestamp');
   if (isFiniteNumber(timestamp)) step.timestamp = timestamp;
 
-  return { step, calls, blockedCalls, finishReason: typeof finishReason === 'string' ? finishReason : undefined, warnings };
+  return { step: Object.freeze(step), calls, blockedCalls, finishReason: typeof finishReason === 'string' ? finishReason : undefined, warnings };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStepHistory, freezeStep } from '../../src/guard/step-history.js';
+import { createStepHistory } from '../../src/guard/step-history.js';
 import type { GuardStep } from '../../src/types.js';
 
 const step = (n: number): GuardStep => ({ text: String(n) });
@@ -52,32 +52,5 @@ describe('createStepHistory', () => {
       expect(Object.isFrozen(forRules)).toBe(true);
       expect(texts(forRules)).toEqual(['3', '4']);
     });
-  });
-});
-
-describe('freezeStep', () => {
-  it('freezes the step, its tool-call array, each call and its usage, and leaves a frozen step as it is', () => {
-    const step: GuardStep = { toolCalls: [{ name: 'a', args: { q: 1 } }], usage: { inputTokens: 1 } };
-    expect(freezeStep(step)).toBe(step);
-    expect([Object.isFrozen(step), Object.isFrozen(step.toolCalls), Object.isFrozen(step.toolCalls?.[0]), Object.isFrozen(step.usage)]).toEqual([
-      true,
-      true,
-      true,
-      true,
-    ]);
-    // Arguments are the caller's: the history shows them as given, unfrozen.
-    expect(Object.isFrozen(step.toolCalls?.[0]?.args)).toBe(false);
-    expect(freezeStep(freezeStep({}))).toEqual({});
-  });
-
-  it('is what a snapshot does to each kept step, and what a restored history does at once', () => {
-    const history = createStepHistory(2, [{ usage: {} }]);
-    expect(Object.isFrozen(history.forRules()[0])).toBe(true);
-    const later: GuardStep = { toolCalls: [] };
-    history.push(later);
-    expect(Object.isFrozen(later)).toBe(false);
-    expect(history.snapshot()[1]).toBe(later);
-    expect(Object.isFrozen(later)).toBe(true);
-    expect(Object.isFrozen(later.toolCalls)).toBe(true);
   });
 });
