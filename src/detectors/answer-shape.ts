@@ -32,9 +32,8 @@ const kindOf = (code: number): number => KINDS[code] ?? KEPT;
 // A long string or bigint in a canonical form, `#s<length>:<hash>` or `#n<bits>:<hash>`, is one opaque value.
 const TOKEN = /#[sn]\d+:[0-9a-f]{28}/y;
 
-const isDigit = (code: number): boolean => code >= 48 && code <= 57;
-const isLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-const isWordCharacter = (code: number): boolean => isDigit(code) || isLetter(code) || code === 95;
+const isLetter = (code: number): boolean => kindOf(code) === LETTER && code !== 95;
+const isWordCharacter = (code: number): boolean => kindOf(code) === LETTER || kindOf(code) === DIGIT;
 
 /** The part of a text that is read: all of it, or its head and tail joined by an ellipsis. */
 function bounded(text: string): string {
