@@ -31,6 +31,11 @@ const kindOf = (code: number): number => KINDS[code] ?? KEPT;
 
 // A long string or bigint in a canonical form, `#s<length>:<hash>` or `#n<bits>:<hash>`, is one opaque value.
 const TOKEN = /#[sn]\d+:[0-9a-f]{28}/y;
+// The next character where the shape may differ from the text: a quote, `#`, a digit, whitespace that is not one
+// space between other characters. Each match is one character long.
+const PLACE_THAT_CHANGES = /["'`#\d\t\n\v\f\r]| (?=[\t\n\v\f\r ])/g;
+// Kept characters read one at a time before the rest of a stretch is skipped by that search.
+const SKIP_FROM = 32;
 
 const isLetter = (code: number): boolean => kindOf(code) === LETTER && code !== 95;
 const isWordCharacter = (code: number): boolean => kindOf(code) === LETTER || kindOf(code) === DIGIT;
@@ -81,13 +86,25 @@ export function answerShape(text: string): string {
   let shape = '';
   // Where the text not yet copied into the shape starts.
   let copied = 0;
+  // Characters read in a row that are kept as they are; past a few dozen, the text is prose, which a native search skips.
+  let plain = 0;
   let index = 0;
   while (index < length) {
+    if (plain > SKIP_FROM) {
+      plain = 0;
+      PLACE_THAT_CHANGES.lastIndex = index;
+      let next = PLACE_THAT_CHANGES.test(source) ? PLACE_THAT_CHANGES.lastIndex - 1 : length;
+      // A digit changes the whole word it is in: back to where that word starts, which is never before `index`.
+      if (kindOf(source.charCodeAt(next)) === DIGIT) while (next > index && isWordCharacter(source.charCodeAt(next - 1))) next--;
+      index = next;
+      if (index === length) break;
+    }
     const code = source.charCodeAt(index);
     const start = index++;
     const kind = code === DOUBLE_QUOTE_CODE ? QUOTE : kindOf(code);
-    if (kind === KEPT) continue;
-    if (kind === QUOTE) {
+    if (kind === KEPT) {
+      plain++;
+    } else if (kind === QUOTE) {
       // A quotation ends at the first closer on its line; a line break before any closer ends none.
       newline = nextOf(source, '\n', index, newline);
       carriageReturn = nextOf(source, '\r', index, carriageReturn);
@@ -101,7 +118,8 @@ export function answerShape(text: string): string {
         shape += start > copied ? source.slice(copied, start) + '""' : '""';
         index = close + 1;
         copied = index;
-      }
+        plain = 0;
+      } else plain++;
     } else if (kind === LETTER || kind === DIGIT) {
       let digit = kind === DIGIT;
       for (; index < length; index++) {
@@ -112,16 +130,19 @@ export function answerShape(text: string): string {
       if (digit) {
         shape += start > copied ? source.slice(copied, start) + '0' : '0';
         copied = index;
-      }
+        plain = 0;
+      } else plain += index - start;
     } else if (kind === SPACE) {
       while (index < length && kindOf(source.charCodeAt(index)) === SPACE) index++;
       if (code !== SPACE_CODE || index - start > 1) {
         shape += source.slice(copied, start) + ' ';
         copied = index;
-      }
+        plain = 0;
+      } else plain++;
     } else {
       TOKEN.lastIndex = start;
       if (TOKEN.test(source)) index = TOKEN.lastIndex;
+      plain = 0;
     }
   }
   return shape + source.slice(copied);
