@@ -8,7 +8,7 @@
 import stringify from 'safe-stable-stringify';
 import { guardStep, largeObjectStep, longTextStep, smallStep } from './fixtures.js';
 import { CLOCK_NAME, comparePairs, roundOptions, type Pair, type PairResult } from './harness.js';
-import { createGuard, type GuardOptions, type GuardStep } from './library.js';
+import { answerShape, canonicalize, createGuard, type GuardOptions, type GuardStep } from './library.js';
 import { formatNs, formatRatio, publish, type TargetCheck } from './report.js';
 
 /** Distinct steps per cycle; the guard is reset when a cycle starts again, so every outcome is new and nothing stops. */
@@ -65,6 +65,16 @@ interface Row {
 
 const withoutStagnation: GuardOptions = { ...guardOptions, stagnation: false };
 
+/** `stagnation`'s answer shape of each step's result, from its canonical form written beforehand (as one piece). */
+function shapeEach(steps: readonly GuardStep[]): () => unknown {
+  const forms = steps.map((step) => JSON.parse(JSON.stringify(canonicalize(step.toolCalls?.[0]?.result))) as string);
+  let index = 0;
+  return () => {
+    if (index === forms.length) index = 0;
+    return answerShape(forms[index++] ?? '');
+  };
+}
+
 const smallCheck = checkEach(small);
 const rows: readonly Row[] = [
   {
@@ -109,6 +119,14 @@ const rows: readonly Row[] = [
   {
     pair: { input: '2 KB step, `stagnation: false` (no target: shows what stagnation adds)', peer: 'safe-stable-stringify of arguments and result', ours: checkEach(twoKilobytes, withoutStagnation), theirs: readEach(twoKilobytes) },
     label: 'check()',
+  },
+  {
+    pair: { input: 'small step: the answer shape of its result alone (no target: what stagnation reads)', peer: 'safe-stable-stringify of arguments and result', ours: shapeEach(small), theirs: readEach(small) },
+    label: 'answerShape()',
+  },
+  {
+    pair: { input: '2 KB step: the answer shape of its result alone (no target: what stagnation reads)', peer: 'safe-stable-stringify of arguments and result', ours: shapeEach(twoKilobytes), theirs: readEach(twoKilobytes) },
+    label: 'answerShape()',
   },
   {
     pair: {
