@@ -52,19 +52,26 @@ publish(import.meta.filename, {
     `${String(options.rounds)} interleaved rounds, ${CLOCK_NAME}.`,
   tables: [
     {
-      header: ['Input', 'Peer', 'Peer time per run', 'toStopWhen time per run', 'Ratio'],
+      header: ['Input', 'Peer', 'Peer time per run', 'toStopWhen time per run', 'Ratio', 'Rounds'],
       rows: results.map((result) => [
         result.input,
         result.peer,
         formatNs(result.theirs.medianNs),
         formatNs(result.ours.medianNs),
         formatRatio(result.ratio),
+        `${formatRatio(Math.min(...result.ratios))} to ${formatRatio(Math.max(...result.ratios))}`,
       ]),
     },
   ],
   targets:
     main === undefined
       ? []
-      : [{ target: 'at most 1.5x 300 direct checks of the same steps', measured: formatRatio(main.ratio), met: main.ratio <= 1.5 }],
+      : [
+          {
+            target: 'at most 1.5x 300 direct checks of the same steps',
+            measured: `${formatRatio(main.ratio)} (rounds: ${formatRatio(Math.min(...main.ratios))} to ${formatRatio(Math.max(...main.ratios))})`,
+            met: main.ratio <= 1.5,
+          },
+        ],
   notes: [],
 });
