@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/compare-revisions.ts b20e493 HEAD worktree    # "worktree" is the working tree's src/
  *   npx tsx bench/compare-revisions.ts b20e493 worktree --quick
+ *   npx tsx bench/compare-revisions.ts 0d1223d^ 0d1223d --rounds=15   # more rounds where the machine is noisy
  *
  * Not a `*.bench.ts`: `npm run bench` does not run it, and it writes nothing but its report to stdout.
  */
@@ -38,6 +39,7 @@ interface Revision {
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
 const names = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
+const roundsGiven = process.argv.find((argument) => argument.startsWith('--rounds='));
 if (names.length < 2) throw new Error('usage: npx tsx bench/compare-revisions.ts <revision> <revision>... ("worktree" for the working tree)');
 
 const scratch = mkdtempSync(join(tmpdir(), 'agent-loopguard-revisions-'));
@@ -108,7 +110,7 @@ const cases: Case[] = [
 try {
   const revisions: Revision[] = [];
   for (const [index, name] of names.entries()) revisions.push(await load(name, index));
-  const rounds = QUICK ? 2 : 7;
+  const rounds = roundsGiven === undefined ? (QUICK ? 2 : 7) : Number.parseInt(roundsGiven.slice('--rounds='.length), 10);
   const minCpuMs = QUICK ? 20 : 150;
   // times[case][revision]: the median of each round.
   const times = cases.map(() => revisions.map(() => [] as number[]));
