@@ -2,11 +2,11 @@
  * The library at several git revisions side by side, in one process on the same inputs: `canonicalize`, `stableHash`
  * and `check()` of each revision's `src/`, bundled as the published build is (see `library.ts`), and each revision's
  * root entry and normaliser (`canonicalize` and `stableHash` alone) minified and gzipped as `scripts/size-budget.ts`
- * measures them. Ratios divide each revision's median time by the first revision's, per round; below 1.00x is faster.
+ * measures them. Ratios divide each revision's time by the first revision's in paired batches; below 1.00x is faster.
  *
  *   npx tsx bench/compare-revisions.ts b20e493 HEAD worktree    # "worktree" is the working tree's src/
  *   npx tsx bench/compare-revisions.ts b20e493 worktree --quick
- *   npx tsx bench/compare-revisions.ts 0d1223d^ 0d1223d --rounds=15   # more rounds where the machine is noisy
+ *   npx tsx bench/compare-revisions.ts 0d1223d^ 0d1223d --rounds=400   # more paired batches where the machine is noisy
  *
  * Not a `*.bench.ts`: `npm run bench` does not run it, and it writes nothing but its report to stdout.
  */
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { measureEntry } from '../scripts/size-budget.js';
 import { guardStep, smallStep } from './fixtures.js';
-import { CLOCK_NAME, QUICK, median, timeCall, warmUp } from './harness.js';
+import { CLOCK_NAME, QUICK, clock, median, warmUp } from './harness.js';
 import { inputs } from './inputs.js';
 import { importBundled, type GuardOptions, type GuardStep } from './library.js';
 import { formatNs, formatRatio, tableToMarkdown } from './report.js';
@@ -110,28 +110,47 @@ const cases: Case[] = [
 try {
   const revisions: Revision[] = [];
   for (const [index, name] of names.entries()) revisions.push(await load(name, index));
-  const rounds = roundsGiven === undefined ? (QUICK ? 2 : 7) : Number.parseInt(roundsGiven.slice('--rounds='.length), 10);
-  const minCpuMs = QUICK ? 20 : 150;
-  // times[case][revision]: the median of each round.
+  // Paired batches: each revision runs the same number of calls in turn, a few milliseconds each, many times over, so
+  // the machine's load moves every revision of a pair alike; a ratio is the median of the per-batch ratios.
+  const batches = roundsGiven === undefined ? (QUICK ? 10 : 150) : Number.parseInt(roundsGiven.slice('--rounds='.length), 10);
+  const batchNs = QUICK ? 2e6 : 5e6;
+  // times[case][revision]: nanoseconds per call in each batch.
   const times = cases.map(() => revisions.map(() => [] as number[]));
   const functions = cases.map((entry) => revisions.map((revision) => entry.run(revision.library)));
-  for (const row of functions) for (const fn of row) warmUp(fn);
-  for (let round = 0; round < rounds; round++) {
-    for (const [caseIndex, row] of functions.entries()) {
+  for (const [caseIndex, row] of functions.entries()) {
+    for (const fn of row) warmUp(fn);
+    // As many calls as the first revision makes in one batch's time.
+    const [first] = row;
+    let calls = 0;
+    const calibrateFrom = clock();
+    while (first !== undefined && clock() - calibrateFrom < batchNs) {
+      first();
+      calls++;
+    }
+    for (let batch = 0; batch < batches; batch++) {
       // Rotate which revision goes first, so none always runs on the warmest cache.
       for (let offset = 0; offset < row.length; offset++) {
-        const revisionIndex = (offset + round) % row.length;
+        const revisionIndex = (offset + batch) % row.length;
         const fn = row[revisionIndex];
-        if (fn !== undefined) times[caseIndex]?.[revisionIndex]?.push((await timeCall(fn, minCpuMs)).medianNs);
+        if (fn === undefined) continue;
+        const start = clock();
+        for (let call = 0; call < calls; call++) fn();
+        times[caseIndex]?.[revisionIndex]?.push((clock() - start) / calls);
       }
     }
-    process.stderr.write(`round ${String(round + 1)}/${String(rounds)} done\n`);
+    process.stderr.write(`${cases[caseIndex]?.group ?? ''} ${cases[caseIndex]?.input ?? ''} done\n`);
   }
 
+  /** The middle half of a list of ratios, as text. */
+  const middleHalf = (ratios: readonly number[]): string => {
+    const sorted = [...ratios].sort((left, right) => left - right);
+    const at = (share: number): number => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
+    return `${formatRatio(at(0.25))} to ${formatRatio(at(0.75))}`;
+  };
   const label = (revision: Revision): string => (revision.name === revision.commit ? revision.commit : `${revision.name} (${revision.commit})`);
   const [first] = revisions;
   console.log(
-    `Node ${process.version}, ${String(rounds)} interleaved rounds, ${CLOCK_NAME}; ratio = the revision's time / ${first === undefined ? '' : label(first)}'s, median of per-round ratios.\n`,
+    `Node ${process.version}, ${String(batches)} paired batches of about ${String(batchNs / 1e6)} ms per case, ${CLOCK_NAME}; ratio = the revision's time / ${first === undefined ? '' : label(first)}'s, median of the per-batch ratios, with the middle half of them.\n`,
   );
   console.log(
     tableToMarkdown({
@@ -146,8 +165,8 @@ try {
             const own = row[revisionIndex] ?? [];
             const time = formatNs(median(own));
             if (revisionIndex === 0) return time;
-            const ratios = own.map((value, round) => value / (base[round] ?? Number.NaN));
-            return `${time} (${formatRatio(median(ratios))}, rounds ${formatRatio(Math.min(...ratios))} to ${formatRatio(Math.max(...ratios))})`;
+            const ratios = own.map((value, batch) => value / (base[batch] ?? Number.NaN));
+            return `${time} (${formatRatio(median(ratios))}, ${middleHalf(ratios)})`;
           }),
         ];
       }),
