@@ -37,9 +37,13 @@ export interface RoundOptions {
   readonly minCpuMs: number;
 }
 
+/** `--rounds=N`: that many rounds instead of a benchmark's own number, to see the spread of a ratio near its target. */
+const ROUNDS = process.argv.find((argument) => argument.startsWith('--rounds='));
+
 /** Rounds and measuring time for this mode. */
 export function roundOptions(full: RoundOptions, quick: RoundOptions = { rounds: 2, minCpuMs: 40 }): RoundOptions {
-  return QUICK ? quick : full;
+  const chosen = QUICK ? quick : full;
+  return ROUNDS === undefined ? chosen : { ...chosen, rounds: Number.parseInt(ROUNDS.slice('--rounds='.length), 10) };
 }
 
 /** The median of a non-empty list. */

@@ -18,6 +18,8 @@ import { REPORT_DIRECTORY_VARIABLE, sectionToMarkdown, tableToMarkdown, type Sec
 
 const quick = process.argv.includes('--quick');
 const wall = process.argv.includes('--wall');
+// `--rounds=N` overrides the rounds of the benchmarks that take it (check-floor, toStopWhen).
+const rounds = process.argv.filter((argument) => argument.startsWith('--rounds='));
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
 const files = readdirSync(benchDirectory)
@@ -37,7 +39,7 @@ function runFile(file: string, reportDirectory: string): Promise<FileOutcome> {
   // --expose-gc for the memory benchmark; tsx runs the TypeScript sources directly.
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', join(benchDirectory, file), ...(quick ? ['--quick'] : []), ...(wall ? ['--wall'] : [])],
+    ['--expose-gc', '--import', 'tsx', join(benchDirectory, file), ...(quick ? ['--quick'] : []), ...(wall ? ['--wall'] : []), ...rounds],
     { env: { ...process.env, [REPORT_DIRECTORY_VARIABLE]: reportDirectory, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let output = '';
