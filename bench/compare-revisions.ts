@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { measureEntry } from '../scripts/size-budget.js';
 import { guardStep, smallStep } from './fixtures.js';
-import { CLOCK_NAME, QUICK, clock, median, warmUp } from './harness.js';
+import { CLOCK_NAME, QUICK, clock, median, middleHalf, warmUp } from './harness.js';
 import { inputs } from './inputs.js';
 import { importBundled, type GuardOptions, type GuardStep } from './library.js';
 import { formatNs, formatRatio, tableToMarkdown } from './report.js';
@@ -144,12 +144,6 @@ try {
     process.stderr.write(`${cases[caseIndex]?.group ?? ''} ${cases[caseIndex]?.input ?? ''} done\n`);
   }
 
-  /** The middle half of a list of ratios, as text. */
-  const middleHalf = (ratios: readonly number[]): string => {
-    const sorted = [...ratios].sort((left, right) => left - right);
-    const at = (share: number): number => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
-    return `${formatRatio(at(0.25))} to ${formatRatio(at(0.75))}`;
-  };
   const label = (revision: Revision): string => (revision.name === revision.commit ? revision.commit : `${revision.name} (${revision.commit})`);
   const [first] = revisions;
   console.log(
