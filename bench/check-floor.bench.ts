@@ -161,7 +161,7 @@ publish(import.meta.filename, {
     `Ours: \`guard.check(step)\` with default options and \`maxSteps: false\`, cycling through ${CYCLE.toLocaleString('en-US')} distinct steps (${String(LARGE_CYCLE)} for the 200 KB ones; the guard is reset when the cycle restarts). ` +
     "Floor: `safe-stable-stringify` of each call's arguments and of its result, once, over the same steps. " +
     'Every step holds text, a finish reason, usage and one `search` call with arguments `{ query, limit, filters }`; each result carries a summary whose words differ from step to step, so no detector stops (without it every result would have one shape, and `stagnation` would rightly stop after 20 steps). ' +
-    `Paired batches of about 5 ms a side, ${String(options.rounds * options.minCpuMs)} ms of each side in all, ${CLOCK_NAME}; the ratio is the median of the per-batch ratios, shown with the middle half of them.`,
+    `Paired batches of about 5 ms a side, ${(options.rounds * options.minCpuMs).toLocaleString('en-US')} ms of each side in all, ${CLOCK_NAME}; the ratio is the median of the per-batch ratios, shown with the middle half of them.`,
   tables: [
     {
       header: ['Input', 'Peer', 'Peer time', 'Ours', 'Our time', 'Ratio', 'Middle half of the batches', 'Target'],

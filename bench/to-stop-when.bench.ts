@@ -49,7 +49,7 @@ publish(import.meta.filename, {
     `A real run recorded once with \`generateText\` and the SDK's \`MockLanguageModelV4\`: ${String(STEPS)} steps, each one \`search\` call with unique arguments and a 2 KB result (the SDK's own \`StepResult\` objects). ` +
     'Ours: a new `toStopWhen({ maxSteps: false })` condition, called after each step with one growing array, as `generateText` does. ' +
     'Peers: a new guard checking each step once, either mapping it with `toGuardStep` on the way (the same work on the same input, the target) or taking steps mapped beforehand (shows what mapping costs). ' +
-    `Paired batches, ${String(options.rounds * options.minCpuMs)} ms of each side in all, ${CLOCK_NAME}; the ratio is the median of the per-batch ratios.`,
+    `Paired batches, ${(options.rounds * options.minCpuMs).toLocaleString('en-US')} ms of each side in all, ${CLOCK_NAME}; the ratio is the median of the per-batch ratios.`,
   tables: [
     {
       header: ['Input', 'Peer', 'Peer time per run', 'toStopWhen time per run', 'Ratio', 'Middle half of the batches'],

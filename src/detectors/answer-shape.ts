@@ -1,3 +1,5 @@
+import { flattenString } from '../canonical/flatten-string.js';
+
 /** Longest text read for a shape; a longer text is read as its first and last half of this. */
 export const SHAPE_INPUT_LIMIT = 8192;
 /** A quoted span longer than this is not taken for a quotation: it is more likely prose with stray quotes. */
@@ -145,7 +147,8 @@ export function answerShape(text: string): string {
       plain = 0;
     }
   }
-  return shape + source.slice(copied);
+  // In one piece: the shape is hashed and previewed, and each would otherwise walk its pieces anew.
+  return flattenString(shape + source.slice(copied));
 }
 
 /**
