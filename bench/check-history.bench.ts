@@ -5,9 +5,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createGuard, type Guard, type GuardOptions } from '../src/index.js';
 import { guardSteps } from './fixtures.js';
 import { CLOCK_NAME, QUICK, clock, median } from './harness.js';
+import { createGuard, type Guard, type GuardOptions } from './library.js';
 import { formatNs, formatRatio, publish } from './report.js';
 
 const LENGTHS = QUICK ? [100, 1_000, 10_000] : [100, 10_000, 100_000];

@@ -3,6 +3,7 @@
  * result of about 2 KB. Arguments carry the step number so that no detector ever stops a long run.
  */
 import type { GuardStep } from '../src/index.js';
+import { longString } from './inputs.js';
 
 /**
  * The text as a flat string, the kind `JSON.parse` returns. A template literal can leave a rope of pieces that V8
@@ -18,12 +19,37 @@ export function searchArgs(stepNumber: number): { query: string; limit: number; 
   return { query: flat(`agent loop detection, page ${String(stepNumber)}`), limit: 10, filters: { lang: 'en', after: '2024-01-01' } };
 }
 
-/** Fourteen hits: a nested object of about 2 KB once serialised. */
-function searchHits(seed: number): readonly object[] {
-  return Array.from({ length: 14 }, (_, index) => ({
+/** Words without digits, so a step number spelt with them survives an answer shape (which blanks words with digits). */
+const NUMBER_WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa'];
+
+/** A step number spelt in four or more words, one per hexadecimal digit. */
+function spelt(stepNumber: number): string {
+  const words: string[] = [];
+  for (let rest = stepNumber, digits = 0; digits < 4 || rest > 0; rest = Math.floor(rest / 16), digits++) {
+    words.push(NUMBER_WORDS[rest % 16] ?? 'alpha');
+  }
+  return words.join(' ');
+}
+
+/**
+ * A summary of about 280 characters whose words differ from step to step, as a search tool's summaries do. Longer than
+ * 200 characters, so an answer shape keeps its words (it blanks shorter quoted strings, and words with digits): without
+ * it every result would have the same shape, and the `stagnation` detector would rightly stop the run after 20 steps.
+ */
+export function searchSummary(stepNumber: number): string {
+  return flat(
+    `Sources on ${spelt(stepNumber)} agents: runaway tool loops waste tokens and time, and a guard that watches each ` +
+      'finished step can stop them early. The pages compare repeat detection, cycle detection, stalled text and spending ' +
+      'limits across agent frameworks, with notes on steering.',
+  );
+}
+
+/** Search hits: fourteen make a nested object of about 2 KB once serialised. */
+function searchHits(seed: number, count = 14): readonly object[] {
+  return Array.from({ length: count }, (_, index) => ({
     id: flat(`doc-${String(seed)}-${String(index)}`),
     title: flat(`Result ${String(index)} on runaway agent loops`),
-    score: Math.round(((index + 1) / 15) * 1000) / 1000,
+    score: Math.round(((index + 1) / (count + 1)) * 1000) / 1000,
     tags: ['agents', 'loops'],
     source: { site: 'example.org', lang: 'en' },
   }));
@@ -33,11 +59,20 @@ function searchHits(seed: number): readonly object[] {
 const sharedHits = searchHits(0);
 
 /**
- * A tool result of about 2 KB. Each call returns a new top-level object (so its canonical form and hash differ per
- * step); with `shareHits` the bulky hit list is one shared array, otherwise every result owns its own copy.
+ * A tool result of about 2 KB. Each call returns a new top-level object with a summary of its own (so its canonical
+ * form, hash and shape differ per step); with `shareHits` the bulky hit list is one shared array, otherwise every
+ * result owns its own copy.
  */
-export function searchResult(stepNumber: number, shareHits = true): { requestId: string; total: number; hits: readonly object[] } {
-  return { requestId: flat(`req-${String(stepNumber)}`), total: 14, hits: shareHits ? sharedHits : searchHits(stepNumber) };
+export function searchResult(
+  stepNumber: number,
+  shareHits = true,
+): { requestId: string; total: number; summary: string; hits: readonly object[] } {
+  return {
+    requestId: flat(`req-${String(stepNumber)}`),
+    total: 14,
+    summary: searchSummary(stepNumber),
+    hits: shareHits ? sharedHits : searchHits(stepNumber),
+  };
 }
 
 /** A finished step as a loop hands it to `check`: text, one tool call with its result, finish reason and usage. */
@@ -53,4 +88,36 @@ export function guardStep(stepNumber: number, shareHits = true): GuardStep {
 /** Steps `from` to `from + count - 1`. */
 export function guardSteps(from: number, count: number, shareHits = true): GuardStep[] {
   return Array.from({ length: count }, (_, offset) => guardStep(from + offset, shareHits));
+}
+
+/** A step like {@link guardStep} whose one call returned `result`. */
+function stepReturning(stepNumber: number, result: unknown): GuardStep {
+  return {
+    text: 'Searching for more sources.',
+    finishReason: 'tool-calls',
+    toolCalls: [{ name: 'search', args: searchArgs(stepNumber), result }],
+    usage: { inputTokens: 1200, outputTokens: 40 },
+  };
+}
+
+/** The common small step: the same arguments, and a result of about 400 bytes (two hits and a summary). */
+export function smallStep(stepNumber: number): GuardStep {
+  const hits = [0, 1].map((index) => ({ id: flat(`doc-${String(stepNumber)}-${String(index)}`), score: 0.9 - index / 10 }));
+  return stepReturning(stepNumber, { requestId: flat(`req-${String(stepNumber)}`), total: 2, summary: searchSummary(stepNumber), hits });
+}
+
+/**
+ * A step whose result is a string of about 200 KB: the step's summary, then the 200 KB text of the canonicalize
+ * benchmark, full of what JSON escapes (a file listing, say).
+ */
+export function longTextStep(stepNumber: number): GuardStep {
+  return stepReturning(stepNumber, flat(`${searchSummary(stepNumber)}\n${longString}`));
+}
+
+/** Hits enough for a result of about 200 KB, shared by every {@link largeObjectStep}: distinct objects within one result. */
+const manyHits = searchHits(0, 1_400);
+
+/** A step whose result is an object of about 200 KB as JSON: a summary of its own and 1,400 hits. */
+export function largeObjectStep(stepNumber: number): GuardStep {
+  return stepReturning(stepNumber, { requestId: flat(`req-${String(stepNumber)}`), total: 1_400, summary: searchSummary(stepNumber), hits: manyHits });
 }

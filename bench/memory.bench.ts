@@ -9,9 +9,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createGuard, type Guard } from '../src/index.js';
 import { guardStep, guardSteps } from './fixtures.js';
 import { QUICK } from './harness.js';
+import { createGuard, type Guard } from './library.js';
 import { formatBytes, publish } from './report.js';
 
 const collect = (globalThis as { gc?: () => void }).gc;

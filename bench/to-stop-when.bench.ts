@@ -2,8 +2,8 @@
  * Target 5: `toStopWhen` fed the way the AI SDK feeds it (one array that grows by a step, the condition called after
  * every step) must cost about as much as checking each step once, not replaying the run on every call.
  */
-import { createGuard, toGuardStep, toStopWhen, type GuardOptions } from '../src/index.js';
-import { CLOCK_NAME, comparePairs, roundOptions, type Pair } from './harness.js';
+import { CLOCK_NAME, comparePairs, middleHalf, roundOptions, type Pair } from './harness.js';
+import { createGuard, toGuardStep, toStopWhen, type GuardOptions } from './library.js';
 import { formatNs, formatRatio, publish } from './report.js';
 import { recordSdkRun } from './sdk-run.js';
 
@@ -49,22 +49,29 @@ publish(import.meta.filename, {
     `A real run recorded once with \`generateText\` and the SDK's \`MockLanguageModelV4\`: ${String(STEPS)} steps, each one \`search\` call with unique arguments and a 2 KB result (the SDK's own \`StepResult\` objects). ` +
     'Ours: a new `toStopWhen({ maxSteps: false })` condition, called after each step with one growing array, as `generateText` does. ' +
     'Peers: a new guard checking each step once, either mapping it with `toGuardStep` on the way (the same work on the same input, the target) or taking steps mapped beforehand (shows what mapping costs). ' +
-    `${String(options.rounds)} interleaved rounds, ${CLOCK_NAME}.`,
+    `Paired batches, ${(options.rounds * options.minCpuMs).toLocaleString('en-US')} ms of each side in all, ${CLOCK_NAME}; the ratio is the median of the per-batch ratios.`,
   tables: [
     {
-      header: ['Input', 'Peer', 'Peer time per run', 'toStopWhen time per run', 'Ratio'],
+      header: ['Input', 'Peer', 'Peer time per run', 'toStopWhen time per run', 'Ratio', 'Middle half of the batches'],
       rows: results.map((result) => [
         result.input,
         result.peer,
         formatNs(result.theirs.medianNs),
         formatNs(result.ours.medianNs),
         formatRatio(result.ratio),
+        middleHalf(result.ratios),
       ]),
     },
   ],
   targets:
     main === undefined
       ? []
-      : [{ target: 'at most 1.5x 300 direct checks of the same steps', measured: formatRatio(main.ratio), met: main.ratio <= 1.5 }],
+      : [
+          {
+            target: 'at most 1.5x 300 direct checks of the same steps',
+            measured: `${formatRatio(main.ratio)} (middle half of the batches: ${middleHalf(main.ratios)})`,
+            met: main.ratio <= 1.5,
+          },
+        ],
   notes: [],
 });

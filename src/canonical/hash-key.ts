@@ -36,12 +36,32 @@ export function randomWordsOf(host: { crypto?: { getRandomValues?: unknown } }):
   };
 }
 
+const POOL_WORDS = 64;
+const pool = new Uint32Array(POOL_WORDS);
+let pooled = 0;
+let hostRandom: RandomWords | undefined;
+
+/**
+ * The host's best source, drawn from a pool refilled 64 words at a time: asking the host for randomness costs far
+ * more than the four words a key needs, and a guard is made per run.
+ */
+function pooledRandom(words: Uint32Array): void {
+  for (let index = 0; index < words.length; index++) {
+    if (pooled === 0) {
+      (hostRandom ??= randomWordsOf(globalThis))(pool);
+      pooled = POOL_WORDS;
+    }
+    // eslint-disable-next-line @typescript-eslint/non-nullable-type-assertion-style -- pooled stays within the pool; the strict config forbids `!`.
+    words[index] = pool[--pooled] as number;
+  }
+}
+
 /**
  * A new random key.
  * @param random - where the 128 bits come from; the host's best source by default
  * @returns 32 lowercase hex characters
  */
-export function createHashKey(random: RandomWords = randomWordsOf(globalThis)): HashKey {
+export function createHashKey(random: RandomWords = pooledRandom): HashKey {
   const words = new Uint32Array(4);
   random(words);
   let key = '';

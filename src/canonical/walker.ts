@@ -86,8 +86,9 @@ export class Walker {
   private deepest = 0;
   private readonly ancestors: object[] = [];
   private memo: Map<object, Remembered> | undefined;
-  private readonly memos = new Map<number, Map<object, Remembered>>();
-  private readonly recentTokens = new RecentTokens();
+  // Made when first needed: most reads remember no form and meet no long string, and a walker is made per call.
+  private memos: Map<number, Map<object, Remembered>> | undefined;
+  private recentTokens: RecentTokens | undefined;
   /** Whether the last cut was for want of characters rather than values. */
   private cutForCharacters = false;
   /** How many reads were cut short by a budget. */
@@ -145,7 +146,7 @@ export class Walker {
     this.characters = Math.min(this.limits.maxCharacters, this.stepCharacters);
     this.cut = false;
     this.tokenFrom = tokenFrom;
-    this.memo = this.memos.get(tokenFrom);
+    this.memo = this.memos?.get(tokenFrom);
   }
 
   /**
@@ -156,10 +157,11 @@ export class Walker {
    */
   quote(text: string): string {
     if (text.length <= this.tokenFrom) return jsonQuote(text);
-    let token = this.recentTokens.find(text);
+    const recentTokens = (this.recentTokens ??= new RecentTokens());
+    let token = recentTokens.find(text);
     if (token === undefined) {
       token = stringToken(text, this.seeds);
-      this.recentTokens.remember(text, token);
+      recentTokens.remember(text, token);
     }
     return token;
   }
@@ -229,10 +231,11 @@ export class Walker {
     }
     // Costs as much as its decimal digits at the limit would: converting and hashing it is linear in its length.
     if (!this.afford(this.limits.maxBigIntBits / 4)) return TRUNCATED_MARKER;
-    let token = this.recentTokens.find(value);
+    const recentTokens = (this.recentTokens ??= new RecentTokens());
+    let token = recentTokens.find(value);
     if (token === undefined) {
       token = bigIntToken(value, this.seeds);
-      this.recentTokens.remember(value, token);
+      recentTokens.remember(value, token);
     }
     return token;
   }
@@ -306,7 +309,7 @@ export class Walker {
     let memo = this.memo;
     if (memo === undefined) {
       memo = new Map();
-      this.memos.set(this.tokenFrom, memo);
+      (this.memos ??= new Map()).set(this.tokenFrom, memo);
       this.memo = memo;
     }
     memo.set(value, { form, values, characters, height: this.deepest - depth });

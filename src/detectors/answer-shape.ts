@@ -1,26 +1,46 @@
+import { flattenString } from '../canonical/flatten-string.js';
+
 /** Longest text read for a shape; a longer text is read as its first and last half of this. */
 export const SHAPE_INPUT_LIMIT = 8192;
 /** A quoted span longer than this is not taken for a quotation: it is more likely prose with stray quotes. */
 const MAX_QUOTE = 200;
 
-const NEWLINE = 10;
-const CARRIAGE_RETURN = 13;
-const DOUBLE_QUOTE = 34;
-const APOSTROPHE = 39;
-const BACKTICK = 96;
 const LESS_THAN = 60;
 const GREATER_THAN = 62;
 const SLASH = 47;
 const HYPHEN = 45;
-const HASH = 35;
+
+// What each ASCII character is to a shape; every other character is kept as it is.
+const KEPT = 0;
+const LETTER = 1;
+const DIGIT = 2;
+const SPACE = 3;
+const QUOTE = 4;
+const HASH = 5;
+const SPACE_CODE = 32;
+const DOUBLE_QUOTE_CODE = 34;
+const BACKTICK_CODE = 96;
+const KINDS = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  const character = String.fromCharCode(code);
+  if (/\d/.test(character)) KINDS[code] = DIGIT;
+  else if (/\w/.test(character)) KINDS[code] = LETTER;
+  else if (/[\t\n\v\f\r ]/.test(character)) KINDS[code] = SPACE;
+  else if (/["'`]/.test(character)) KINDS[code] = QUOTE;
+  else if (character === '#') KINDS[code] = HASH;
+}
+const kindOf = (code: number): number => KINDS[code] ?? KEPT;
 
 // A long string or bigint in a canonical form, `#s<length>:<hash>` or `#n<bits>:<hash>`, is one opaque value.
 const TOKEN = /#[sn]\d+:[0-9a-f]{28}/y;
+// The next character where the shape may differ from the text: a quote, `#`, a digit, whitespace that is not one
+// space between other characters. Each match is one character long.
+const PLACE_THAT_CHANGES = /["'`#\d\t\n\v\f\r]| (?=[\t\n\v\f\r ])/g;
+// Kept characters read one at a time before the rest of a stretch is skipped by that search.
+const SKIP_FROM = 32;
 
-const isDigit = (code: number): boolean => code >= 48 && code <= 57;
-const isLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-const isWordCharacter = (code: number): boolean => isDigit(code) || isLetter(code) || code === 95;
-const isSpace = (code: number): boolean => code === 32 || (code >= 9 && code <= 13);
+const isLetter = (code: number): boolean => kindOf(code) === LETTER && code !== 95;
+const isWordCharacter = (code: number): boolean => kindOf(code) === LETTER || kindOf(code) === DIGIT;
 
 /** The part of a text that is read: all of it, or its head and tail joined by an ellipsis. */
 function bounded(text: string): string {
@@ -29,20 +49,14 @@ function bounded(text: string): string {
   return `${text.slice(0, half)}…${text.slice(text.length - half)}`;
 }
 
-/** Whether `code` closes a quotation opened by `opener` (shell style `` `…' `` closes a backtick with either). */
-function closes(opener: number, code: number): boolean {
-  return code === opener || (opener === BACKTICK && code === APOSTROPHE);
-}
-
-/** The first character at or after `from` that closes a quotation opened by `opener`, or ends the line. */
-function closerFrom(source: string, opener: number, from: number): number {
-  let at = from;
-  while (at < source.length) {
-    const code = source.charCodeAt(at);
-    if (code === NEWLINE || code === CARRIAGE_RETURN || closes(opener, code)) break;
-    at++;
-  }
-  return at;
+/**
+ * Where `character` next appears at or after `from` (the text's length when it does not), given where it was found
+ * last: an earlier finding still at or after `from` is still the next one, so each stretch of text is searched once.
+ */
+function nextOf(source: string, character: string, from: number, found: number): number {
+  if (found >= from) return found;
+  const at = source.indexOf(character, from);
+  return at === -1 ? source.length : at;
 }
 
 /**
@@ -52,69 +66,89 @@ function closerFrom(source: string, opener: number, from: number): number {
  * - A quoted span (`"…"`, `'…'`, `` `…` `` or `` `…' ``) on one line, with at most 200 characters inside, becomes `""`.
  * - A run of `[A-Za-z0-9_]` that holds a digit becomes `0`: numbers, line counters, ids, hashes, dates.
  * - A run of whitespace becomes one space.
- *
  * - A token for a long string or bigint in a canonical form (`#s<length>:<hash>`) is kept whole: the text it stands
  *   for was not read, so two tokens are one shape only when they stand for the same text.
  *
  * Everything else (words without digits, paths, punctuation) is kept, so a different file, listing or error message
- * still differs. Only the first and last 4 KB of a longer text are read. Linear: one pass, and the closing quote of
- * each kind is found by a pointer that only moves forward, so no character is read more than a few times.
+ * still differs. Only the first and last 4 KB of a longer text are read. Linear: one pass, in which what is kept is
+ * copied a stretch at a time, between the places that change; a quote's closer (or the line break before it) is
+ * found by native searches that each cover a stretch of text once.
  * @param text - a tool's result or error as text
  * @returns the shape
  */
 export function answerShape(text: string): string {
   const source = bounded(text);
   const length = source.length;
-  // Per quote kind, the first closer or line break at or after the last search start.
-  let nextDouble = -1;
-  let nextSingle = -1;
-  let nextBacktick = -1;
-
+  // Where each character that can end a quotation was found last (see nextOf).
+  let doubleQuote = -1;
+  let apostrophe = -1;
+  let backtick = -1;
+  let newline = -1;
+  let carriageReturn = -1;
   let shape = '';
+  // Where the text not yet copied into the shape starts.
+  let copied = 0;
+  // Characters read in a row that are kept as they are; past a few dozen, the text is prose, which a native search skips.
+  let plain = 0;
   let index = 0;
   while (index < length) {
+    if (plain > SKIP_FROM) {
+      plain = 0;
+      PLACE_THAT_CHANGES.lastIndex = index;
+      let next = PLACE_THAT_CHANGES.test(source) ? PLACE_THAT_CHANGES.lastIndex - 1 : length;
+      // A digit changes the whole word it is in: back to where that word starts, which is never before `index`.
+      if (kindOf(source.charCodeAt(next)) === DIGIT) while (next > index && isWordCharacter(source.charCodeAt(next - 1))) next--;
+      index = next;
+      if (index === length) break;
+    }
     const code = source.charCodeAt(index);
-    if (isSpace(code)) {
-      while (index < length && isSpace(source.charCodeAt(index))) index++;
-      shape += ' ';
-      continue;
-    }
-    if (isWordCharacter(code)) {
-      const start = index;
-      let digit = false;
-      for (; index < length && isWordCharacter(source.charCodeAt(index)); index++) {
-        if (isDigit(source.charCodeAt(index))) digit = true;
+    const start = index++;
+    const kind = code === DOUBLE_QUOTE_CODE ? QUOTE : kindOf(code);
+    if (kind === KEPT) {
+      plain++;
+    } else if (kind === QUOTE) {
+      // A quotation ends at the first closer on its line; a line break before any closer ends none.
+      newline = nextOf(source, '\n', index, newline);
+      carriageReturn = nextOf(source, '\r', index, carriageReturn);
+      let close: number;
+      if (code === DOUBLE_QUOTE_CODE) close = doubleQuote = nextOf(source, '"', index, doubleQuote);
+      else {
+        close = apostrophe = nextOf(source, "'", index, apostrophe);
+        if (code === BACKTICK_CODE) close = Math.min(close, (backtick = nextOf(source, '`', index, backtick)));
       }
-      shape += digit ? '0' : source.slice(start, index);
-      continue;
-    }
-    if (code === HASH) {
-      TOKEN.lastIndex = index;
-      if (TOKEN.test(source)) {
-        shape += source.slice(index, TOKEN.lastIndex);
-        index = TOKEN.lastIndex;
-        continue;
-      }
-    }
-    if (code === DOUBLE_QUOTE || code === APOSTROPHE || code === BACKTICK) {
-      let close = code === DOUBLE_QUOTE ? nextDouble : code === APOSTROPHE ? nextSingle : nextBacktick;
-      if (close <= index) {
-        close = closerFrom(source, code, index + 1);
-        if (code === DOUBLE_QUOTE) nextDouble = close;
-        else if (code === APOSTROPHE) nextSingle = close;
-        else nextBacktick = close;
-      }
-      const closing = source.charCodeAt(close);
-      if (close < length && close - index - 1 <= MAX_QUOTE && closing !== NEWLINE && closing !== CARRIAGE_RETURN) {
-        shape += '""';
+      if (close < newline && close < carriageReturn && close < length && close - index <= MAX_QUOTE) {
+        shape += start > copied ? source.slice(copied, start) + '""' : '""';
         index = close + 1;
-        continue;
+        copied = index;
+        plain = 0;
+      } else plain++;
+    } else if (kind === LETTER || kind === DIGIT) {
+      let digit = kind === DIGIT;
+      for (; index < length; index++) {
+        const next = kindOf(source.charCodeAt(index));
+        if (next === DIGIT) digit = true;
+        else if (next !== LETTER) break;
       }
+      if (digit) {
+        shape += start > copied ? source.slice(copied, start) + '0' : '0';
+        copied = index;
+        plain = 0;
+      } else plain += index - start;
+    } else if (kind === SPACE) {
+      while (index < length && kindOf(source.charCodeAt(index)) === SPACE) index++;
+      if (code !== SPACE_CODE || index - start > 1) {
+        shape += source.slice(copied, start) + ' ';
+        copied = index;
+        plain = 0;
+      } else plain++;
+    } else {
+      TOKEN.lastIndex = start;
+      if (TOKEN.test(source)) index = TOKEN.lastIndex;
+      plain = 0;
     }
-    shape += source.charAt(index);
-    index++;
   }
-  return shape;
+  // In one piece: the shape is hashed and previewed, and each would otherwise walk its pieces anew.
+  return flattenString(shape + source.slice(copied));
 }
 
 /**

@@ -5,6 +5,11 @@ import type { Detector, Finding } from './detector.js';
 import { normalizeFinishReason } from './normalize-finish-reason.js';
 import { meaningOf } from './provider-finish-reasons.js';
 
+/** A reason as details name it: as normalised, and what it was read as when that differs. */
+function named(normalized: string, mapped: string): string {
+  return mapped === normalized ? `"${normalized}"` : `"${normalized}", read as "${mapped}"`;
+}
+
 /**
  * Stops on a terminal finish reason, and on an unfamiliar one according to `otherPolicy`. `tool-calls`
  * continues and a missing reason says nothing. A provider's own reasons (`end_turn`, `MAX_TOKENS`, `tool_use`) are
@@ -24,6 +29,9 @@ export function finishReasonDetector(
   const policy = options.otherPolicy;
   let lastReason =
     saved === undefined ? undefined : savedOptional(savedObject(saved, path).lastReason, (value) => savedString(value, `${path}.lastReason`));
+  // A run's steps mostly end with one reason: the last one normalised is kept, to skip three string passes a step.
+  let lastGiven: string | undefined;
+  let lastNormalized = '';
 
   return {
     kind: 'finish-reason',
@@ -31,34 +39,38 @@ export function finishReasonDetector(
     check(facts, record) {
       const finishReason = facts.finishReason;
       if (finishReason === undefined) return undefined;
-      const normalized = normalizeFinishReason(finishReason);
+      if (finishReason !== lastGiven) {
+        lastGiven = finishReason;
+        lastNormalized = normalizeFinishReason(finishReason);
+      }
+      const normalized = lastNormalized;
       if (normalized === '') return undefined;
       if (record) lastReason = normalized;
 
       const toolCallCount = facts.calls.length;
-      const textOnly = facts.hasText && toolCallCount === 0;
       const meaning = meaningOf(normalized);
       const mapped = meaning === 'stop' && toolCallCount > 0 && finishReason !== 'stop' ? 'tool-calls' : meaning;
-      const named = mapped === normalized ? `"${normalized}"` : `"${normalized}", read as "${mapped}"`;
       let stop: Omit<Finding<'finish-reason'>, 'evidence'> | undefined;
       // Listed by name, a reason is terminal unless the step showed it to mean tool calls.
       if (terminal.has(mapped) || (mapped === meaning && terminal.has(normalized))) {
         stop = {
           code: 'FINISH_TERMINAL',
           detail:
-            mapped === 'stop' ? `The model finished its answer (finish reason ${named}).` : `The step ended with the terminal finish reason ${named}.`,
+            mapped === 'stop'
+              ? `The model finished its answer (finish reason ${named(normalized, mapped)}).`
+              : `The step ended with the terminal finish reason ${named(normalized, mapped)}.`,
         };
-      } else if (mapped === 'tool-calls' || policy === 'continue' || (policy === 'stop-if-text-only' && !textOnly)) {
+      } else if (mapped === 'tool-calls' || policy === 'continue' || (policy === 'stop-if-text-only' && (toolCallCount > 0 || !facts.hasText))) {
         return undefined;
       } else if (policy === 'stop') {
         stop = {
           code: 'FINISH_OTHER',
-          detail: `The step ended with the unfamiliar finish reason ${named}, and the policy is to stop on those.`,
+          detail: `The step ended with the unfamiliar finish reason ${named(normalized, mapped)}, and the policy is to stop on those.`,
         };
       } else {
         stop = {
           code: 'FINISH_OTHER_TEXT_ONLY',
-          detail: `A text-only step ended with the unfamiliar finish reason ${named}; a loop that only treats "stop" as done would ask again.`,
+          detail: `A text-only step ended with the unfamiliar finish reason ${named(normalized, mapped)}; a loop that only treats "stop" as done would ask again.`,
         };
       }
       // The reason as given, unless it is too long to normalise whole: then its start, so the verdict stays loggable.

@@ -79,7 +79,7 @@ export function noProgressDetector(
         },
       };
     },
-    state: () => ({ stalledSteps: stalled?.steps ?? 0, distinctOutcomes: seenOutcomes.size, threshold }),
+    state: () => ({ stalledSteps: stalled?.steps ?? 0, distinctOutcomes: seenOutcomes.size(), threshold }),
     save: () => ({ outcomes: seenOutcomes.save(), stalled: stalled ?? null }),
   };
 }

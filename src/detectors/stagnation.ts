@@ -263,7 +263,7 @@ export function stagnationDetector(
         },
       };
     },
-    state: () => ({ window: size, maxNew, steps: Math.min(window.entries, size), newInWindow: window.newInWindow, distinctAnswers: seen.size }),
+    state: () => ({ window: size, maxNew, steps: Math.min(window.entries, size), newInWindow: window.newInWindow, distinctAnswers: seen.size() }),
     save: () => ({
       answers: seen.save(),
       entries: window.entries,

@@ -166,6 +166,110 @@ function judge(run: Run, facts: LoadedStepFacts, reduced: ReducedStep, record: b
 }
 
 /**
+ * A guard. Its methods are own properties bound to it, so they can be passed around alone (`steps.map(guard.check)`);
+ * `history` is a getter on the class, shared by every guard: a getter defined per guard, in an object literal, gave
+ * each guard a hidden class of its own and made creating one several times slower.
+ */
+class LoopGuard implements Guard {
+  readonly #resolved: ResolvedOptions;
+  // Worked out when a snapshot is first taken: two dozen hashes that a guard never snapshotted does not need.
+  #fingerprint: Readonly<Record<string, string>> | undefined;
+  #run: Run;
+
+  constructor(resolved: ResolvedOptions, restore: RestoreOptions | undefined) {
+    this.#resolved = resolved;
+    this.#run = newRun(resolved, restore?.snapshot);
+  }
+
+  readonly check = (raw: GuardStep): Verdict => {
+    const run = this.#run;
+    const index = run.steps++;
+    const reduced = reduceStep(raw, run.hashKey, index);
+    const { history, totals, facts } = run;
+    history.push(reduced.step);
+    addStep(run.sums, totals, reduced.step);
+    run.toolCalls += reduced.calls.length;
+    facts.load(index, reduced);
+    const verdict = afterRefusals(judge(run, facts, reduced, true), persisted(run, reduced, true));
+    if (verdict.stop) run.stops++;
+    run.lastVerdict = verdict;
+    return verdict;
+  };
+
+  readonly peek = (raw: GuardStep): Verdict => {
+    const run = this.#run;
+    const reduced: ReducedStep = reduceStep(raw, run.hashKey, run.steps);
+    const { peekFacts } = run;
+    addStep(copySums(run.sums), peekFacts.totals, reduced.step);
+    peekFacts.load(run.steps, reduced);
+    // Custom rules see the step last in their history, as in a check; it is taken back out whatever they do.
+    const takeBack = run.history.push(reduced.step);
+    try {
+      const verdict = judge(run, peekFacts, reduced, false);
+      return verdict.stop ? verdict : afterRefusals(verdict, persisted(run, reduced, false));
+    } finally {
+      takeBack();
+    }
+  };
+
+  readonly judgeCall = (call: GuardToolCall, earlier: readonly GuardToolCall[] = []): CallVerdict => {
+    const run = this.#run;
+    const before = safeArray(earlier) as readonly GuardToolCall[];
+    const withCall = judgeCalls(run, [...before, call], run.steps);
+    if (!withCall.block || before.length === 0) return withCall;
+    // The earlier calls may complete a loop on their own; the call is refused only when it carries the loop further.
+    const without = judgeCalls(run, before, run.steps);
+    return without.block && JSON.stringify(without.evidence) === JSON.stringify(withCall.evidence) ? { block: false } : withCall;
+  };
+
+  readonly reset = (): void => {
+    this.#run = newRun(this.#resolved);
+  };
+
+  readonly summary = (): GuardSummary => {
+    const run = this.#run;
+    const detectors: Record<string, JsonValue> = {};
+    for (const detector of run.detectors) detectors[detector.kind] = detector.state(run);
+    return {
+      steps: run.steps,
+      toolCalls: run.toolCalls,
+      stops: run.stops,
+      lastVerdict: run.lastVerdict,
+      totals: { ...run.totals },
+      detectors,
+    };
+  };
+
+  readonly snapshot = (): GuardSnapshot => {
+    const run = this.#run;
+    const detectors: Record<string, unknown> = {};
+    for (const detector of run.detectors) detectors[detector.kind] = detector.save();
+    const snapshot = {
+      version: 1,
+      options: (this.#fingerprint ??= optionsFingerprint(this.#resolved)),
+      steps: run.steps,
+      toolCalls: run.toolCalls,
+      stops: run.stops,
+      lastVerdict: run.lastVerdict,
+      blockedBefore: run.blockedBefore,
+      totals: run.totals,
+      // The exact totals, as decimal text: the doubles alone would lose what a later step may need.
+      sums: Object.fromEntries(TOTAL_NAMES.map((name) => [name, run.sums[name].save()])),
+      startedAt: run.startedAt,
+      hashKey: run.hashKey,
+      history: run.history.snapshot().map((step) => toPlainJson(step)),
+      detectors,
+    };
+    // A copy through JSON: plain data, sharing nothing with the guard, which goes on changing.
+    return JSON.parse(JSON.stringify(snapshot)) as GuardSnapshot;
+  };
+
+  get history(): readonly GuardStep[] {
+    return this.#run.history.snapshot();
+  }
+}
+
+/**
  * Creates a guard for one agent run, or restores one from a snapshot. Options are validated here, once.
  * @param options - detector settings; every detector is on with its defaults unless switched off with `false`
  * @param restore - `{ snapshot }` to go on from what `guard.snapshot()` returned, under the same options
@@ -176,91 +280,5 @@ function judge(run: Run, facts: LoadedStepFacts, reduced: ReducedStep, record: b
  * const verdict = guard.check({ toolCalls: [{ name: 'search', args: { query: 'x' } }] });
  */
 export function createGuard(options?: GuardOptions, restore?: RestoreOptions): Guard {
-  const resolved = resolveOptions(options);
-  const fingerprint = optionsFingerprint(resolved);
-  let run = newRun(resolved, restore?.snapshot);
-
-  return {
-    check(raw: GuardStep): Verdict {
-      const index = run.steps++;
-      const reduced = reduceStep(raw, run.hashKey, index);
-      const { history, totals, facts } = run;
-      history.push(reduced.step);
-      addStep(run.sums, totals, reduced.step);
-      run.toolCalls += reduced.calls.length;
-      facts.load(index, reduced);
-      const verdict = afterRefusals(judge(run, facts, reduced, true), persisted(run, reduced, true));
-      if (verdict.stop) run.stops++;
-      run.lastVerdict = verdict;
-      return verdict;
-    },
-
-    peek(raw: GuardStep): Verdict {
-      const reduced: ReducedStep = reduceStep(raw, run.hashKey, run.steps);
-      const { peekFacts } = run;
-      addStep(copySums(run.sums), peekFacts.totals, reduced.step);
-      peekFacts.load(run.steps, reduced);
-      // Custom rules see the step last in their history, as in a check; it is taken back out whatever they do.
-      const takeBack = run.history.push(reduced.step);
-      try {
-        const verdict = judge(run, peekFacts, reduced, false);
-        return verdict.stop ? verdict : afterRefusals(verdict, persisted(run, reduced, false));
-      } finally {
-        takeBack();
-      }
-    },
-
-    judgeCall(call: GuardToolCall, earlier: readonly GuardToolCall[] = []): CallVerdict {
-      const before = safeArray(earlier) as readonly GuardToolCall[];
-      const withCall = judgeCalls(run, [...before, call], run.steps);
-      if (!withCall.block || before.length === 0) return withCall;
-      // The earlier calls may complete a loop on their own; the call is refused only when it carries the loop further.
-      const without = judgeCalls(run, before, run.steps);
-      return without.block && JSON.stringify(without.evidence) === JSON.stringify(withCall.evidence) ? { block: false } : withCall;
-    },
-
-    reset(): void {
-      run = newRun(resolved);
-    },
-
-    summary(): GuardSummary {
-      const detectors: Record<string, JsonValue> = {};
-      for (const detector of run.detectors) detectors[detector.kind] = detector.state(run);
-      return {
-        steps: run.steps,
-        toolCalls: run.toolCalls,
-        stops: run.stops,
-        lastVerdict: run.lastVerdict,
-        totals: { ...run.totals },
-        detectors,
-      };
-    },
-
-    snapshot(): GuardSnapshot {
-      const detectors: Record<string, unknown> = {};
-      for (const detector of run.detectors) detectors[detector.kind] = detector.save();
-      const snapshot = {
-        version: 1,
-        options: fingerprint,
-        steps: run.steps,
-        toolCalls: run.toolCalls,
-        stops: run.stops,
-        lastVerdict: run.lastVerdict,
-        blockedBefore: run.blockedBefore,
-        totals: run.totals,
-        // The exact totals, as decimal text: the doubles alone would lose what a later step may need.
-        sums: Object.fromEntries(TOTAL_NAMES.map((name) => [name, run.sums[name].save()])),
-        startedAt: run.startedAt,
-        hashKey: run.hashKey,
-        history: run.history.snapshot().map((step) => toPlainJson(step)),
-        detectors,
-      };
-      // A copy through JSON: plain data, sharing nothing with the guard, which goes on changing.
-      return JSON.parse(JSON.stringify(snapshot)) as GuardSnapshot;
-    },
-
-    get history(): readonly GuardStep[] {
-      return run.history.snapshot();
-    },
-  };
+  return new LoopGuard(resolveOptions(options), restore);
 }

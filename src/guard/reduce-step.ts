@@ -36,7 +36,7 @@ function errorMessage(error: unknown): string | undefined {
   return typeof name === 'string' && name !== '' ? `${name}: ${message}` : message;
 }
 
-function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCall | undefined {
+function reduceCall(raw: unknown, reader: StepReader, stepIndex: number, position: number): ReducedCall | undefined {
   const name = safeRead(raw, 'name');
   if (typeof name !== 'string') return undefined;
   const blocked = safeRead(raw, 'blocked') === true;
@@ -57,7 +57,7 @@ function reduceCall(raw: unknown, reader: StepReader, place: string): ReducedCal
   let errorIsText = false;
   if (cut) {
     // Read in part, the call might look like another call read in part: it is made unlike every other call instead.
-    signature += `\u0000cut:${place}`;
+    signature += `\u0000cut:${String(stepIndex)}:${String(position)}`;
   } else {
     resultText = typeof result === 'string' ? result : resultForm;
     const message = failed ? errorMessage(error) : undefined;
@@ -125,7 +125,7 @@ export function reduceStep(raw: unknown, hashKey: HashKey, index: number): Reduc
     const toolCalls: GuardToolCall[] = [];
     let cutCalls = 0;
     for (const item of rawCalls.items) {
-      const reduced = reduceCall(item, reader, `${String(index)}:${String(toolCalls.length)}`);
+      const reduced = reduceCall(item, reader, index, toolCalls.length);
       if (reduced === undefined) continue;
       toolCalls.push(reduced.call);
       if (reduced.cut) cutCalls++;

@@ -14,6 +14,12 @@ describe('createHashKey', () => {
     ).toBe('00000001ffffffff00000abc00000000');
   });
 
+  it('draws keys from a pool refilled from the host, every key new across refills', () => {
+    const keys = Array.from({ length: 100 }, () => createHashKey());
+    expect(new Set(keys).size).toBe(100);
+    for (const key of keys) expect(key).toMatch(/^[0-9a-f]{32}$/);
+  });
+
   it('uses crypto.getRandomValues where the host has it, called on its crypto object', () => {
     const crypto = {
       getRandomValues(this: unknown, words: Uint32Array): Uint32Array {

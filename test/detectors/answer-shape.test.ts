@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answerShape, isContentless, SHAPE_INPUT_LIMIT } from '../../src/detectors/answer-shape.js';
+import { referenceAnswerShape } from '../support/reference-answer-shape.js';
 
 describe('answerShape', () => {
   it.each([
@@ -44,6 +45,44 @@ describe('answerShape', () => {
       fc.property(fc.stringMatching(/^[a-z]{1,8}$/), fc.nat(), fc.nat(), (word, left, right) => {
         expect(answerShape(`No "${word}" at line ${String(left)}`)).toBe(answerShape(`No   "other" at line ${String(right)}`));
       }),
+    );
+  });
+});
+
+describe('answerShape against the character-at-a-time reference', () => {
+  const hash = 'a1b2c3d4e5f60718293a4b5c6d7e';
+  // Pieces that meet at every rule's edges: each quote kind and its closers, line breaks inside and around quotations,
+  // whitespace of every kind and length, words with and without digits, tokens and near-tokens (a word right after a
+  // token, a hash one digit short), quotations of 199 to 201 characters, non-ASCII and lone surrogates.
+  const pieces = fc.constantFrom(
+    '"', "'", '`', '\n', '\r', '\t', '\v', '\f', ' ', '  ', '#', 's', 'n', ':', '1', '9', 'a', 'Z', '_', 'x1', '{', '}', ',', '.', '-',
+    '…', 'é', '\u00a0', '\u2028', '\ud800', '\udc00', 'word', `#s12:${hash}`, `#n5:${hash}`, `#s1:${hash}x1`, `#s1:${hash.slice(1)}`,
+    hash, 'a'.repeat(199), 'b'.repeat(200), 'c'.repeat(201),
+  );
+  const texts = fc.array(fc.oneof(pieces, fc.string({ maxLength: 4 })), { maxLength: 80 }).map((parts) => parts.join(''));
+
+  it('gives the same shape for texts made of the rules’ edge cases', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(answerShape(text)).toBe(referenceAnswerShape(text));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('gives the same shape for any UTF-16 text, and for texts past the 8 KB read', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {
+        expect(answerShape(text)).toBe(referenceAnswerShape(text));
+      }),
+      { numRuns: 2_000 },
+    );
+    fc.assert(
+      fc.property(fc.array(texts, { minLength: 150, maxLength: 300 }), (parts) => {
+        const text = parts.join('');
+        expect(answerShape(text)).toBe(referenceAnswerShape(text));
+      }),
+      { numRuns: 30 },
     );
   });
 });

@@ -45,6 +45,22 @@ describe('finishReason', () => {
     expect(verdictFor({ text: 'calling', finishReason: 'TOOL_CALLS' })).toEqual({ stop: false });
   });
 
+  it('normalises each step’s own reason when one guard sees reasons change, recur and go missing', () => {
+    const guard = createGuard({ ...ALL_OFF, finishReason: {} });
+    const reasons = ['TOOL_CALLS', 'TOOL_CALLS', ' Length', undefined, 'tool_calls', 'STOP', ' Length', '  '];
+    expect(reasons.map((finishReason) => guard.check({ finishReason, toolCalls: [call('a')] }))).toMatchObject([
+      { stop: false },
+      { stop: false },
+      { stop: true, evidence: { finishReason: ' Length', normalized: 'length', mapped: 'length' } },
+      { stop: false },
+      { stop: false },
+      { stop: false },
+      { stop: true, evidence: { finishReason: ' Length', normalized: 'length' } },
+      { stop: false },
+    ]);
+    expect(guard.summary().detectors['finish-reason']).toEqual({ lastFinishReason: 'length', otherPolicy: 'stop-if-text-only' });
+  });
+
   it('continues on tool-calls, and says nothing about a missing, empty or non-string reason', () => {
     expect(verdictFor({ text: 'hi', finishReason: 'tool-calls' })).toEqual({ stop: false });
     expect(verdictFor({ text: 'hi' })).toEqual({ stop: false });

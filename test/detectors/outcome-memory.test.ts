@@ -10,7 +10,7 @@ describe('createOutcomeMemory', () => {
       expect(memory.remember('a', 0)).toBe(false);
       expect(memory.remember('b', 1)).toBe(true);
       expect(memory.remember('a', 1_000_000)).toBe(false);
-      expect(memory.size).toBe(2);
+      expect(memory.size()).toBe(2);
     });
   });
 
@@ -48,7 +48,7 @@ describe('createOutcomeMemory', () => {
         expect(memory.remember(`y${String(index % 7)}`, index)).toBe(index < 7);
       }
       // x4989..x4999 (this step and the ten before it) and the seven y outcomes.
-      expect(memory.size).toBe(11 + 7);
+      expect(memory.size()).toBe(11 + 7);
       expect(memory.remember('x4990', 5_000)).toBe(false);
       expect(memory.remember('x4989', 5_000)).toBe(true);
     });

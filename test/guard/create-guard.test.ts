@@ -74,6 +74,27 @@ describe('createGuard', () => {
     });
   });
 
+  describe('the guard object', () => {
+    /* eslint-disable @typescript-eslint/unbound-method -- the point of the test: the methods work detached */
+    it('has its methods as own properties that work detached from it, and history as a getter every guard shares', () => {
+      const guard = createGuard({ ...ALL_OFF, repeatedToolCall: {} });
+      expect(Object.keys(guard)).toEqual(['check', 'peek', 'judgeCall', 'reset', 'summary', 'snapshot']);
+      const { check, peek, judgeCall, summary, snapshot, reset } = guard;
+      expect([tool('a'), tool('a')].map(check)).toEqual([{ stop: false }, expect.objectContaining({ stop: false, warnings: expect.any(Array) as unknown })]);
+      expect(peek(tool('a'))).toMatchObject({ stop: true, reason: 'repeated-tool-call' });
+      expect(judgeCall(tool('a').toolCalls?.[0] ?? { name: 'a' })).toMatchObject({ block: true });
+      expect(summary().steps).toBe(2);
+      expect(snapshot().steps).toBe(2);
+      expect(guard.history).toHaveLength(2);
+      reset();
+      expect(guard.history).toEqual([]);
+      expect(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(createGuard()), 'history')?.get).toBe(
+        Object.getOwnPropertyDescriptor(Object.getPrototypeOf(guard), 'history')?.get,
+      );
+    });
+    /* eslint-enable @typescript-eslint/unbound-method */
+  });
+
   describe('history', () => {
     it('is a frozen shallow copy of sanitised steps, current step last', () => {
       const guard = createGuard();
@@ -90,6 +111,60 @@ describe('createGuard', () => {
       guard.check({});
       expect(history).toHaveLength(1);
       expect(guard.history).toHaveLength(2);
+    });
+
+    /** Whether the step, its tool-call array, each call and its usage are frozen, in that order. */
+    const frozenParts = (step: GuardStep | undefined): boolean[] => [
+      Object.isFrozen(step),
+      Object.isFrozen(step?.toolCalls),
+      ...(step?.toolCalls ?? []).map((entry) => Object.isFrozen(entry)),
+      Object.isFrozen(step?.usage),
+    ];
+    const twoCalls: GuardStep = { toolCalls: [{ name: 'a' }, { name: 'b', blocked: true }], usage: { inputTokens: 1 } };
+
+    it('freezes every part of a step it shows: the step, its tool calls, each call and its usage', () => {
+      for (const historyLimit of [undefined, 1, 2]) {
+        const guard = createGuard({ historyLimit });
+        guard.check(twoCalls);
+        guard.check(twoCalls);
+        for (const step of guard.history) expect(frozenParts(step)).toEqual([true, true, true, true, true]);
+      }
+    });
+
+    it('hands custom rules the step and the history frozen, before they run', () => {
+      for (const historyLimit of [undefined, 1, 3]) {
+        const seen: boolean[][] = [];
+        const guard = createGuard({
+          historyLimit,
+          custom: (history, step) => {
+            seen.push(frozenParts(step), ...history.map(frozenParts));
+            return undefined;
+          },
+        });
+        guard.check(twoCalls);
+        guard.peek(twoCalls);
+        guard.check(twoCalls);
+        expect(seen.length).toBeGreaterThan(3);
+        for (const parts of seen) expect(parts).toEqual([true, true, true, true, true]);
+      }
+    });
+
+    it('freezes a restored history at once, custom rules seeing it whole', () => {
+      const seen: boolean[][] = [];
+      let watching = false;
+      const rule = (history: readonly GuardStep[]): undefined => {
+        if (watching) seen.push(...history.map(frozenParts));
+        return undefined;
+      };
+      const saved = createGuard({ custom: rule });
+      saved.check(twoCalls);
+      const restored = createGuard({ custom: rule }, { snapshot: saved.snapshot() });
+      watching = true;
+      restored.check(twoCalls);
+      expect(seen).toEqual([
+        [true, true, true, true, true],
+        [true, true, true, true, true],
+      ]);
     });
 
     it('leaves out unusable parts of a step', () => {

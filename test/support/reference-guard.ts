@@ -12,9 +12,10 @@
  * Where the README speaks, this follows the README. Where it is silent (summary state shapes, detail sentences, the
  * handling of oddities it does not mention), this follows what the guard does today, and says so next to the code.
  */
-// The answer shape is stagnation's normalisation primitive, as canonicalize is the guard's: tested on its own, and used
-// here as the README describes it, rather than written a second time.
-import { answerShape, isContentless } from '../../src/detectors/answer-shape.js';
+// The answer shape is stagnation's normalisation primitive, as canonicalize is the guard's: the guard's own, faster one is
+// tested against this straightforward version (test/detectors/answer-shape.test.ts), which is the one used here.
+import { isContentless } from '../../src/detectors/answer-shape.js';
+import { referenceAnswerShape as answerShape } from './reference-answer-shape.js';
 import {
   canonicalize,
   type BudgetLimit,
