@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
    Word and byte indices stay within the buffer. The strict config forbids `!`; a cast says it. */
 import { littleEndianWords } from './little-endian-words.js';
+import type { TextHash } from './text-hash.js';
 import { isWellFormed } from './well-formed.js';
 
 // MurmurHash3 x86_128 constants (Austin Appleby's reference).
@@ -20,6 +21,9 @@ export type LaneSeeds = readonly [number, number, number, number];
 
 /** The public seeds: `0x9747b28c` in every lane, as {@link hashText} has always been used. */
 export const PUBLIC_SEEDS: LaneSeeds = [UTF8_SEED, UTF8_SEED, UTF8_SEED, UTF8_SEED];
+
+/** {@link hashText} with {@link PUBLIC_SEEDS}: the deterministic hash of `canonicalize` and `stableHash`. */
+export const publicHash: TextHash = (text) => hashText(text, PUBLIC_SEEDS);
 
 // Bytes encoded per round; the buffer keeps 16 more for the bytes of an unfinished block carried to the next round.
 const CHUNK_BYTES = 1 << 16;
