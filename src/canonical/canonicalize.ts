@@ -1,5 +1,5 @@
 import { DEFAULT_LIMITS, LONG_STRING_LENGTH } from './limits.js';
-import { PUBLIC_SEEDS } from './murmur-hash.js';
+import { publicHash } from './murmur-hash.js';
 import { Walker } from './walker.js';
 
 export {
@@ -84,5 +84,5 @@ export {
  * @returns the canonical form
  */
 export function canonicalize(value: unknown): string {
-  return new Walker(DEFAULT_LIMITS, PUBLIC_SEEDS).read(value, LONG_STRING_LENGTH);
+  return new Walker(DEFAULT_LIMITS, publicHash).read(value, LONG_STRING_LENGTH);
 }

@@ -1,5 +1,5 @@
 import { jsonQuote } from './json-quote.js';
-import { type LaneSeeds, hashText } from './murmur-hash.js';
+import type { TextHash } from './text-hash.js';
 import { stringToken } from './tokens.js';
 
 /** Forms and strings up to this length are compared as they are; longer ones by length and hash. */
@@ -10,11 +10,11 @@ export const COMPARISON_KEY_LIMIT = 256;
  * otherwise `#<length>:<hash>`. A form starts with `#` only as a token (`#s`, `#n`), never with `#` and a digit, so the
  * two kinds never meet.
  * @param form - a form from a walker
- * @param seeds - the hash's lane seeds
+ * @param hash - the public hash, or a guard's keyed one
  * @returns the form, or its length and hash
  */
-export function formKeyWith(form: string, seeds: LaneSeeds): string {
-  return form.length <= COMPARISON_KEY_LIMIT ? form : '#' + String(form.length) + ':' + hashText(form, seeds);
+export function formKeyWith(form: string, hash: TextHash): string {
+  return form.length <= COMPARISON_KEY_LIMIT ? form : '#' + String(form.length) + ':' + hash(form);
 }
 
 /**
@@ -22,9 +22,9 @@ export function formKeyWith(form: string, seeds: LaneSeeds): string {
  * {@link COMPARISON_KEY_LIMIT} code units long, otherwise its token `#s<length>:<hash>`. Never escapes, lower-cases or
  * copies more than that many code units, whatever the string's length. A quoted key starts with `"`, a token with `#`.
  * @param text - the string
- * @param seeds - the hash's lane seeds
+ * @param hash - the public hash, or a guard's keyed one
  * @returns the quoted string, or its length and hash
  */
-export function stringKeyWith(text: string, seeds: LaneSeeds): string {
-  return text.length <= COMPARISON_KEY_LIMIT ? jsonQuote(text) : stringToken(text, seeds);
+export function stringKeyWith(text: string, hash: TextHash): string {
+  return text.length <= COMPARISON_KEY_LIMIT ? jsonQuote(text) : stringToken(text, hash);
 }

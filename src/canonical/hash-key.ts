@@ -1,14 +1,18 @@
-import type { LaneSeeds } from './murmur-hash.js';
+import { type SipKey, sipHash } from './sip-hash.js';
+import type { TextHash } from './text-hash.js';
 
 /**
  * A secret key for the guard's own comparisons: 128 random bits as 32 lowercase hex characters, so it can be saved
- * in a snapshot as plain JSON and a guard restored elsewhere compares the same way. Its four 32-bit words seed the four
- * lanes of the hash (see {@link seedsOfKey}).
+ * in a snapshot as plain JSON and a guard restored elsewhere compares the same way. It keys SipHash-1-3 (see
+ * {@link hashOfKey}), which hashes every tool result, error, tool name and text the guard compares by hash.
  *
- * What it gives: someone who controls tool output but not the key cannot build two values with the same comparison
- * key offline, as they can against the public seed of `stableHash` in milliseconds. What it does not give: MurmurHash3
- * is not a MAC; its keyed form resists precomputed collisions, not a cryptanalyst who can watch many of the guard's
- * hashes, and the key is only as unpredictable as its random source.
+ * What it gives: SipHash is a pseudorandom function designed against hash flooding, so someone who controls tool output
+ * but not the key cannot build two values the guard takes for one (as anyone can in milliseconds against the public
+ * seed of `stableHash`, and as anyone could against MurmurHash3 with a secret seed: its block function lets chosen
+ * differences cancel whatever the seed). What it does not give: SipHash-1-3 is the fast variant (Rust's `HashMap`
+ * uses it), not the 2-4 its authors recommend as a MAC; the comparison keys are 112 bits of its output; whoever reads
+ * the key (from a snapshot, say) can build collisions at will; and the key is only as unpredictable as its random
+ * source (not cryptographic on Node 18, see {@link randomWordsOf}).
  */
 export type HashKey = string;
 
@@ -79,18 +83,20 @@ export function isHashKey(value: unknown): value is HashKey {
 }
 
 /**
- * The four lane seeds a key stands for: its 32-bit words, most significant first.
- * @param key - a key from {@link createHashKey} or {@link parseHashKey}
- * @returns the lane seeds
+ * The keyed hash a key stands for: SipHash-1-3 with 128-bit output, keyed with the key's 16 bytes in order, its first
+ * 112 bits as 28 hex characters (so a keyed token is as long as a public one).
+ * @param key - a key from {@link createHashKey} or {@link isHashKey}
+ * @returns the hash
  */
-export function seedsOfKey(key: HashKey): LaneSeeds {
+export function hashOfKey(key: HashKey): TextHash {
   // A guard reads every step with one key: parse it once, not per step.
-  if (key === lastKey) return lastSeeds;
-  const word = (index: number): number => Number.parseInt(key.slice(index * 8, index * 8 + 8), 16) | 0;
-  lastSeeds = [word(0), word(1), word(2), word(3)];
-  lastKey = key;
-  return lastSeeds;
+  if (last?.key !== key) {
+    const byte = (index: number): number => Number.parseInt(key.slice(index * 2, index * 2 + 2), 16);
+    const word = (index: number): number => byte(index * 4) | (byte(index * 4 + 1) << 8) | (byte(index * 4 + 2) << 16) | (byte(index * 4 + 3) << 24);
+    const sipKey: SipKey = [word(0), word(1), word(2), word(3)];
+    last = { key, hash: (text) => sipHash(text, sipKey) };
+  }
+  return last.hash;
 }
 
-let lastKey = '';
-let lastSeeds: LaneSeeds = [0, 0, 0, 0];
+let last: { readonly key: HashKey; readonly hash: TextHash } | undefined;

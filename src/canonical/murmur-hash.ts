@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
    Word and byte indices stay within the buffer. The strict config forbids `!`; a cast says it. */
 import { littleEndianWords } from './little-endian-words.js';
+import type { TextHash } from './text-hash.js';
 import { isWellFormed } from './well-formed.js';
 
 // MurmurHash3 x86_128 constants (Austin Appleby's reference).
@@ -20,6 +21,9 @@ export type LaneSeeds = readonly [number, number, number, number];
 
 /** The public seeds: `0x9747b28c` in every lane, as {@link hashText} has always been used. */
 export const PUBLIC_SEEDS: LaneSeeds = [UTF8_SEED, UTF8_SEED, UTF8_SEED, UTF8_SEED];
+
+/** {@link hashText} with {@link PUBLIC_SEEDS}: the deterministic hash of `canonicalize` and `stableHash`. */
+export const publicHash: TextHash = (text) => hashText(text, PUBLIC_SEEDS);
 
 // Bytes encoded per round; the buffer keeps 16 more for the bytes of an unfinished block carried to the next round.
 const CHUNK_BYTES = 1 << 16;
@@ -46,8 +50,9 @@ let h4 = 0;
  * Non-cryptographic 112-bit hash of a string, as 28 lowercase hex characters: the first 112 bits of MurmurHash3 x86_128
  * over the string's UTF-8 bytes, its four lanes started at `seeds`. A string with a lone surrogate has no UTF-8 form;
  * it is hashed over its UTF-16LE code units instead, each lane seed XORed with `0x9747b28c ^ 0x4f1bbcdc` (so with
- * {@link PUBLIC_SEEDS} its lanes start at `0x4f1bbcdc`). Fast, and not collision-resistant against someone who knows
- * the seeds.
+ * {@link PUBLIC_SEEDS} its lanes start at `0x4f1bbcdc`). Fast, and not collision-resistant, even with secret seeds:
+ * pairs of blocks whose differences cancel inside the block function collide whatever the seeds, which is why the
+ * guard's own comparisons use SipHash (see `hashOfKey`).
  * @param text - the string to hash
  * @param seeds - the four lane seeds
  * @returns 28 lowercase hex characters

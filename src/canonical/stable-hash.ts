@@ -1,6 +1,6 @@
 import { formKeyWith, stringKeyWith } from './comparison-key.js';
 import { DEFAULT_LIMITS, RAW_STRING_LENGTH } from './limits.js';
-import { PUBLIC_SEEDS, hashText } from './murmur-hash.js';
+import { PUBLIC_SEEDS, hashText, publicHash } from './murmur-hash.js';
 import { Walker } from './walker.js';
 
 export { HASH_LENGTH } from './murmur-hash.js';
@@ -29,7 +29,7 @@ export function hashString(text: string): string {
  * @returns 28 lowercase hex characters
  */
 export function stableHash(value: unknown): string {
-  return hashString(new Walker(DEFAULT_LIMITS, PUBLIC_SEEDS).read(value, RAW_STRING_LENGTH));
+  return hashString(new Walker(DEFAULT_LIMITS, publicHash).read(value, RAW_STRING_LENGTH));
 }
 
 /**
@@ -40,7 +40,7 @@ export function stableHash(value: unknown): string {
  * @returns the form, or its length and hash
  */
 export function comparisonKey(form: string): string {
-  return formKeyWith(form, PUBLIC_SEEDS);
+  return formKeyWith(form, publicHash);
 }
 
 /**
@@ -50,5 +50,5 @@ export function comparisonKey(form: string): string {
  * @returns the quoted string, or its length and hash
  */
 export function stringKey(text: string): string {
-  return stringKeyWith(text, PUBLIC_SEEDS);
+  return stringKeyWith(text, publicHash);
 }

@@ -1,7 +1,7 @@
 import { formKeyWith, stringKeyWith } from './comparison-key.js';
-import { type HashKey, seedsOfKey } from './hash-key.js';
+import { type HashKey, hashOfKey } from './hash-key.js';
 import { type ReadLimits, DEFAULT_LIMITS } from './limits.js';
-import type { LaneSeeds } from './murmur-hash.js';
+import type { TextHash } from './text-hash.js';
 import { Walker } from './walker.js';
 
 /**
@@ -14,15 +14,15 @@ import { Walker } from './walker.js';
  *   say so, and {@link StepReader.budgetSpent} tells that the step's own budget ran out.
  * - An object met again in the step is written from memory, not walked again (see `Walker` for when that applies;
  *   the form is the one a new walk would write).
- * - Tokens for long strings and huge bigints, and hashed keys, use the key's lane seeds: someone who controls tool
- *   output but not the key cannot precompute two values with the same key.
+ * - Tokens for long strings and huge bigints, and hashed keys, use SipHash keyed with the guard's key (see
+ *   `hashOfKey`): someone who controls tool output but not the key cannot build two values with the same key.
  *
  * Keys from {@link StepReader.key}, {@link StepReader.formKey} and {@link StepReader.stringKey} are three different
  * kinds: compare keys of one kind with each other only.
  */
 export class StepReader {
   private readonly walker: Walker;
-  private readonly seeds: LaneSeeds;
+  private readonly hash: TextHash;
   private readonly limits: ReadLimits;
 
   /**
@@ -30,9 +30,9 @@ export class StepReader {
    * @param limits - the cut-offs; the documented defaults unless a test says otherwise
    */
   constructor(hashKey: HashKey, limits: ReadLimits = DEFAULT_LIMITS) {
-    this.seeds = seedsOfKey(hashKey);
+    this.hash = hashOfKey(hashKey);
     this.limits = limits;
-    this.walker = new Walker(limits, this.seeds);
+    this.walker = new Walker(limits, this.hash);
   }
 
   /**
@@ -52,7 +52,7 @@ export class StepReader {
    * @returns the key
    */
   formKey(form: string): string {
-    return formKeyWith(form, this.seeds);
+    return formKeyWith(form, this.hash);
   }
 
   /**
@@ -64,7 +64,7 @@ export class StepReader {
    * @returns the key
    */
   key(value: unknown): string {
-    return formKeyWith(this.rawForm(value), this.seeds);
+    return formKeyWith(this.rawForm(value), this.hash);
   }
 
   /**
@@ -84,7 +84,7 @@ export class StepReader {
    * @returns the key
    */
   stringKey(text: string): string {
-    return stringKeyWith(text, this.seeds);
+    return stringKeyWith(text, this.hash);
   }
 
   /** How many of this reader's reads were cut short (their form ends with `[Truncated]`). */

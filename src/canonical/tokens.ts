@@ -1,9 +1,9 @@
-import { type LaneSeeds, hashText } from './murmur-hash.js';
+import type { TextHash } from './text-hash.js';
 
 /*
  * Tokens stand for values too long to write out: `#s<length>:<hash>` for a string (its length in UTF-16 code units
  * and the hash of its raw text) and `#n<bits>:<hash>` for a bigint (its bit length and the hash of its hexadecimal
- * digits, sign included). The hash is 28 fixed hex characters, so a token is always followed by an unambiguous end.
+ * digits, sign included). The hash is 28 fixed hex characters (public or keyed, see `TextHash`), so a token is always followed by an unambiguous end.
  * No quoted string, number, bigint, marker or container form starts with `#`, and comparison keys that hash a whole
  * form start with `#` and a digit, so a token can only ever equal the token of the same value.
  */
@@ -11,24 +11,24 @@ import { type LaneSeeds, hashText } from './murmur-hash.js';
 /**
  * The token of a string.
  * @param text - the string
- * @param seeds - the hash's lane seeds
+ * @param hash - the hash of the walk: public, or the guard's keyed one
  * @returns `#s<length>:<hash>`
  */
-export function stringToken(text: string, seeds: LaneSeeds): string {
-  return '#s' + String(text.length) + ':' + hashText(text, seeds);
+export function stringToken(text: string, hash: TextHash): string {
+  return '#s' + String(text.length) + ':' + hash(text);
 }
 
 /**
  * The token of a bigint, converted in linear time (a power-of-two radix).
  * @param value - the bigint
- * @param seeds - the hash's lane seeds
+ * @param hash - the hash of the walk: public, or the guard's keyed one
  * @returns `#n<bits>:<hash>`
  */
-export function bigIntToken(value: bigint, seeds: LaneSeeds): string {
+export function bigIntToken(value: bigint, hash: TextHash): string {
   const digits = value.toString(16);
   const magnitude = value < 0n ? digits.slice(1) : digits;
   const bits = (magnitude.length - 1) * 4 + Number.parseInt(magnitude.charAt(0), 16).toString(2).length;
-  return '#n' + String(bits) + ':' + hashText(digits, seeds);
+  return '#n' + String(bits) + ':' + hash(digits);
 }
 
 let boundBits = 0;

@@ -4,8 +4,8 @@ import { type BuiltinKind, builtinKind } from './brand.js';
 import { jsonQuote } from './json-quote.js';
 import { type ReadLimits, MAX_DEPTH_MARKER, TRUNCATED_MARKER } from './limits.js';
 import { memberLayout } from './member-layout.js';
-import type { LaneSeeds } from './murmur-hash.js';
 import { sortKeys } from './sort-keys.js';
+import type { TextHash } from './text-hash.js';
 import { RecentTokens, bigIntBound, bigIntToken, stringToken } from './tokens.js';
 import { unreadablePlaceholder } from './unreadable.js';
 
@@ -72,7 +72,7 @@ const REMEMBER_FROM_CHARACTERS = 1024;
  */
 export class Walker {
   private readonly limits: ReadLimits;
-  private readonly seeds: LaneSeeds;
+  private readonly hash: TextHash;
   private readonly remembers: boolean;
   private readonly longStringLength: number;
   private stepValues: number;
@@ -98,12 +98,12 @@ export class Walker {
 
   /**
    * @param limits - the cut-offs
-   * @param seeds - the lane seeds of the hash in tokens
+   * @param hash - the hash in tokens: the public one, or a guard's keyed one
    * @param remembers - whether forms are remembered; `false` only to show that remembering changes no form
    */
-  constructor(limits: ReadLimits, seeds: LaneSeeds, remembers = true) {
+  constructor(limits: ReadLimits, hash: TextHash, remembers = true) {
     this.limits = limits;
-    this.seeds = seeds;
+    this.hash = hash;
     this.remembers = remembers;
     this.longStringLength = limits.longStringLength;
     this.stepValues = limits.stepValues;
@@ -160,7 +160,7 @@ export class Walker {
     const recentTokens = (this.recentTokens ??= new RecentTokens());
     let token = recentTokens.find(text);
     if (token === undefined) {
-      token = stringToken(text, this.seeds);
+      token = stringToken(text, this.hash);
       recentTokens.remember(text, token);
     }
     return token;
@@ -234,7 +234,7 @@ export class Walker {
     const recentTokens = (this.recentTokens ??= new RecentTokens());
     let token = recentTokens.find(value);
     if (token === undefined) {
-      token = bigIntToken(value, this.seeds);
+      token = bigIntToken(value, this.hash);
       recentTokens.remember(value, token);
     }
     return token;

@@ -1,5 +1,5 @@
 import { formKeyWith } from '../canonical/comparison-key.js';
-import { type HashKey, seedsOfKey } from '../canonical/hash-key.js';
+import { type HashKey, hashOfKey } from '../canonical/hash-key.js';
 import type { ResolvedOptions } from '../options/resolve-options.js';
 import { savedError } from '../snapshot/read-saved.js';
 import type { StopReason } from '../types.js';
@@ -44,7 +44,7 @@ export function buildDetectors(options: ResolvedOptions, hashKey: HashKey, saved
     options.repeatedToolCall !== false && repeatedToolCallDetector(options.repeatedToolCall, ...from('repeated-tool-call')),
     options.oscillation !== false && oscillationDetector(options.oscillation, ...from('oscillation')),
     options.noProgress !== false && noProgressDetector(options.noProgress, historyLimit, ...from('no-progress')),
-    options.stagnation !== false && stagnationDetector(options.stagnation, (text) => formKeyWith(text, seedsOfKey(hashKey)), historyLimit, ...from('stagnation')),
+    options.stagnation !== false && stagnationDetector(options.stagnation, (text) => formKeyWith(text, hashOfKey(hashKey)), historyLimit, ...from('stagnation')),
     options.custom.length > 0 && customDetector(options.custom, ...from('custom')),
   ];
   return detectors.filter((detector) => detector !== false);

@@ -1,8 +1,7 @@
 import type { CallFacts, RunTotals, StepFacts } from '../detectors/detector.js';
 import type { GuardStep } from '../types.js';
 import { formKeyWith } from '../canonical/comparison-key.js';
-import { seedsOfKey, type HashKey } from '../canonical/hash-key.js';
-import { hashText } from '../canonical/murmur-hash.js';
+import { hashOfKey, type HashKey } from '../canonical/hash-key.js';
 import { MAX_NORMALIZED_TEXT, normalizeText, preview } from './normalize-text.js';
 import type { ReducedStep } from './reduce-step.js';
 
@@ -67,9 +66,9 @@ export class LoadedStepFacts implements StepFacts {
   get textKey(): string {
     const text = this.#text;
     // Too long to normalise whole: compared exactly, by length and hash of the text as given.
-    const seeds = seedsOfKey(this.#source.hashKey);
-    if (text !== undefined && text.length > MAX_NORMALIZED_TEXT) return `#t${String(text.length)}:${hashText(text, seeds)}`;
-    return `=${formKeyWith(this.#normalized, seeds)}`;
+    const hash = hashOfKey(this.#source.hashKey);
+    if (text !== undefined && text.length > MAX_NORMALIZED_TEXT) return `#t${String(text.length)}:${hash(text)}`;
+    return `=${formKeyWith(this.#normalized, hash)}`;
   }
 
   get textPreview(): string {

@@ -7,8 +7,12 @@ import type { GuardStep, Verdict } from '../types.js';
 import { differingOption, optionsFingerprint } from './fingerprint.js';
 import { savedArray, savedBoolean, savedError, savedInteger, savedNumber, savedObject, savedString } from './read-saved.js';
 
-/** The snapshot format this version writes and reads. */
-export const SNAPSHOT_VERSION = 1;
+/**
+ * The snapshot format this version writes and reads. 2 since the guard's comparison keys are hashed with keyed SipHash:
+ * the keys a version 1 snapshot holds came from keyed MurmurHash and would never equal a new one, so a version 1
+ * snapshot is refused rather than restored into a guard that would silently miss the repeats it spans.
+ */
+export const SNAPSHOT_VERSION = 2;
 
 /** A snapshot after validation: the run-level state, and each detector's saved state still to be read by it. */
 export interface ReadSnapshot {

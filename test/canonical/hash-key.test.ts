@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createHashKey, isHashKey, randomWordsOf, seedsOfKey } from '../../src/canonical/hash-key.js';
+import { createHashKey, hashOfKey, isHashKey, randomWordsOf } from '../../src/canonical/hash-key.js';
+import { sipHash } from '../../src/canonical/sip-hash.js';
+import { SIPHASH_1_3_128_EMPTY } from '../support/sip-hash-vectors.js';
 
 describe('createHashKey', () => {
   it('makes 32 lowercase hex characters from four random words, a new key each time', () => {
@@ -53,8 +55,17 @@ describe('isHashKey', () => {
   });
 });
 
-describe('seedsOfKey', () => {
-  it('reads the four words as signed 32-bit lane seeds, most significant first', () => {
-    expect(seedsOfKey('00000001ffffffff80000000789abcde')).toEqual([1, -1, -0x80000000, 0x789abcde]);
+describe('hashOfKey', () => {
+  it("is SipHash-1-3-128 keyed with the key's 16 bytes in order, its first 112 bits", () => {
+    expect(hashOfKey('000102030405060708090a0b0c0d0e0f')('')).toBe(SIPHASH_1_3_128_EMPTY.slice(0, 28));
+    expect(hashOfKey('00000001ffffffff80000000789abcde')('text')).toBe(sipHash('text', [0x01000000, -1, 0x80, -0x21436588]));
+  });
+
+  it('gives one hash per key, and a different one for another key', () => {
+    const key = createHashKey();
+    const other = createHashKey();
+    expect(hashOfKey(key)).toBe(hashOfKey(key));
+    expect(hashOfKey(other)('text')).not.toBe(hashOfKey(key)('text'));
+    expect(hashOfKey(key)('text')).toBe(hashOfKey(key)('text'));
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_SEEDS, hashText } from '../../src/canonical/murmur-hash.js';
 import { hashString } from '../../src/canonical/stable-hash.js';
+import { murmurMulticollision } from '../support/murmur-multicollision.js';
 import { type Lanes, referenceHex, referenceMurmur3, utf16le, utf8 } from '../support/reference-murmur.js';
 
 describe('the reference implementation used by these tests', () => {
@@ -43,5 +44,15 @@ describe('hashText with lane seeds', () => {
     expect(hashText('agent', PUBLIC_SEEDS)).toBe(hashString('agent'));
     expect(hashText('agent', lanes)).not.toBe(hashString('agent'));
     expect(hashText('agent', [1, 2, 3, 4])).not.toBe(hashText('agent', [1, 2, 3, 5]));
+  });
+});
+
+describe('hashText under secret seeds', () => {
+  it('is not a keyed hash: strings built without the seeds collide under all of them (why the guard keys SipHash)', () => {
+    const strings = murmurMulticollision(300, 3);
+    expect(new Set(strings).size).toBe(8);
+    for (const seeds of [PUBLIC_SEEDS, [1, 2, 3, 4], [-0x80000000, 0x7fffffff, 0, 0x2545f491]] as const) {
+      expect(new Set(strings.map((text) => hashText(text, seeds))).size).toBe(1);
+    }
   });
 });

@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/canonical/canonicalize.js';
-import { createHashKey, seedsOfKey } from '../../src/canonical/hash-key.js';
+import { createHashKey, hashOfKey } from '../../src/canonical/hash-key.js';
 import { type ReadLimits, DEFAULT_LIMITS, TRUNCATED_MARKER } from '../../src/canonical/limits.js';
-import { hashText } from '../../src/canonical/murmur-hash.js';
 import { StepReader } from '../../src/canonical/step-reader.js';
 import { Walker } from '../../src/canonical/walker.js';
+import { hashText } from '../../src/canonical/murmur-hash.js';
+import { murmurMulticollision } from '../support/murmur-multicollision.js';
 
 const KEY = '0123456789abcdef0123456789abcdef';
-const SEEDS = seedsOfKey(KEY);
+const HASH = hashOfKey(KEY);
 const SMALL: ReadLimits = {
   maxDepth: 6,
   maxValues: 60,
@@ -21,7 +22,7 @@ const SMALL: ReadLimits = {
 };
 
 /** The form a fresh walk of one value gives, with the whole per-value budget. */
-const fresh = (value: unknown, limits: ReadLimits, tokenFrom: number): string => new Walker(limits, SEEDS).read(value, tokenFrom);
+const fresh = (value: unknown, limits: ReadLimits, tokenFrom: number): string => new Walker(limits, HASH).read(value, tokenFrom);
 
 /** Values that share parts: a pool of values, and containers that point into it, so objects recur in one step. */
 const sharedValues = fc
@@ -45,8 +46,8 @@ describe('StepReader: remembered forms are the forms a fresh walk writes', () =>
   it('gives every read of a step the form a walker that remembers nothing writes after the same reads', () => {
     fc.assert(
       fc.property(sharedValues, fc.constantFrom(SMALL, roomy), fc.boolean(), (pool, limits, wrapDeep) => {
-        const remembering = new Walker(limits, SEEDS);
-        const forgetting = new Walker(limits, SEEDS, false);
+        const remembering = new Walker(limits, HASH);
+        const forgetting = new Walker(limits, HASH, false);
         for (const [index, item] of pool.entries()) {
           // Meet the same objects again deeper down, where a depth cut may fall inside them.
           const value = wrapDeep ? [[[[item]]], item] : item;
@@ -78,8 +79,8 @@ describe('StepReader: keys', () => {
   it('hashes long strings in results raw, with the reader key, and never lets a token equal a quoted string', () => {
     const reader = new StepReader(KEY, SMALL);
     const long = 'x"y\\z';
-    expect(reader.key(long)).toBe(`#s5:${hashText(long, SEEDS)}`);
-    expect(reader.key([long])).toBe(`[#s5:${hashText(long, SEEDS)}]`);
+    expect(reader.key(long)).toBe(`#s5:${HASH(long)}`);
+    expect(reader.key([long])).toBe(`[#s5:${HASH(long)}]`);
     expect(reader.key('abcd')).toBe('"abcd"');
     expect(reader.key(reader.key(long))).not.toBe(reader.key(long));
     expect(reader.form(long)).toBe(JSON.stringify(long));
@@ -97,16 +98,16 @@ describe('StepReader: keys', () => {
     const short = 'f'.repeat(256);
     expect(reader.formKey(short)).toBe(short);
     const long = 'f'.repeat(257);
-    expect(reader.formKey(long)).toBe(`#257:${hashText(long, SEEDS)}`);
+    expect(reader.formKey(long)).toBe(`#257:${HASH(long)}`);
     const list = Array.from({ length: 100 }, (_, index) => index);
-    expect(new StepReader(KEY).key(list)).toBe(`#${String(JSON.stringify(list).length)}:${hashText(JSON.stringify(list), SEEDS)}`);
+    expect(new StepReader(KEY).key(list)).toBe(`#${String(JSON.stringify(list).length)}:${HASH(JSON.stringify(list))}`);
   });
 
   it('keys strings for names and texts: quoted when short, a keyed token when long, costing nothing', () => {
     const reader = new StepReader(KEY, SMALL);
     expect(reader.stringKey('search')).toBe('"search"');
     const long = 'n'.repeat(300);
-    expect(reader.stringKey(long)).toBe(`#s300:${hashText(long, SEEDS)}`);
+    expect(reader.stringKey(long)).toBe(`#s300:${HASH(long)}`);
     expect(reader.truncated).toBe(0);
     const huge = 'N'.repeat(2 ** 22);
     expect(reader.stringKey(huge)).toMatch(/^#s4194304:[0-9a-f]{28}$/);
@@ -117,6 +118,33 @@ describe('StepReader: keys', () => {
     expect(new StepReader(KEY).key(value)).toBe(new StepReader(KEY).key(value));
     expect(new StepReader(createHashKey()).key(value)).not.toBe(new StepReader(KEY).key(value));
     expect(new StepReader(KEY).form(value)).toBe(canonicalize(value));
+  });
+});
+
+describe('StepReader: comparisons no one can forge without the key', () => {
+  it('tells apart strings that collide under MurmurHash3 with any seeds, as results, forms and names', () => {
+    const strings = murmurMulticollision(1_500, 3);
+    for (let round = 0; round < 5; round++) {
+      const key = createHashKey();
+      const seeds = [round, round * 7919, -round, 0x12345678 ^ round] as const;
+      expect(new Set(strings.map((text) => hashText(text, seeds))).size).toBe(1);
+      const reader = new StepReader(key);
+      expect(new Set(strings.map((text) => reader.key(text))).size).toBe(strings.length);
+      expect(new Set(strings.map((text) => reader.key({ page: text }))).size).toBe(strings.length);
+      expect(new Set(strings.map((text) => reader.stringKey(text))).size).toBe(strings.length);
+      expect(new Set(strings.map((text) => reader.formKey(text))).size).toBe(strings.length);
+    }
+  });
+
+  it('gives distinct strings longer than 256 code units distinct keys', () => {
+    const reader = new StepReader(createHashKey());
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', minLength: 257, maxLength: 400 }), fc.string({ unit: 'binary', minLength: 257, maxLength: 400 }), (one, other) => {
+        fc.pre(one !== other);
+        expect(reader.stringKey(one)).not.toBe(reader.stringKey(other));
+        expect(reader.formKey(one)).not.toBe(reader.formKey(other));
+      }),
+    );
   });
 });
 

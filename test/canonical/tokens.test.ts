@@ -1,24 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { PUBLIC_SEEDS, hashText } from '../../src/canonical/murmur-hash.js';
+import { hashOfKey } from '../../src/canonical/hash-key.js';
+import { PUBLIC_SEEDS, hashText, publicHash } from '../../src/canonical/murmur-hash.js';
 import { RecentTokens, bigIntBound, bigIntToken, stringToken } from '../../src/canonical/tokens.js';
 
-const SEEDS = [1, 2, 3, 4] as const;
+const KEYED = hashOfKey('000102030405060708090a0b0c0d0e0f');
 
 describe('stringToken', () => {
   it('is #s, the length in code units, and the hash of the raw text', () => {
-    expect(stringToken('a"b', PUBLIC_SEEDS)).toBe(`#s3:${hashText('a"b', PUBLIC_SEEDS)}`);
-    expect(stringToken('\u{1F600}', SEEDS)).toBe(`#s2:${hashText('\u{1F600}', SEEDS)}`);
-    expect(stringToken('x', SEEDS)).not.toBe(stringToken('x', PUBLIC_SEEDS));
+    expect(stringToken('a"b', publicHash)).toBe(`#s3:${hashText('a"b', PUBLIC_SEEDS)}`);
+    expect(stringToken('\u{1F600}', KEYED)).toBe(`#s2:${KEYED('\u{1F600}')}`);
+    expect(stringToken('x', KEYED)).not.toBe(stringToken('x', publicHash));
   });
 });
 
 describe('bigIntToken', () => {
   it('is #n, the bit length of the magnitude, and the hash of the hex digits with their sign', () => {
-    expect(bigIntToken(1n, SEEDS)).toBe(`#n1:${hashText('1', SEEDS)}`);
-    expect(bigIntToken(0xfn, SEEDS)).toBe(`#n4:${hashText('f', SEEDS)}`);
-    expect(bigIntToken(0x10n, SEEDS)).toBe(`#n5:${hashText('10', SEEDS)}`);
-    expect(bigIntToken(-(2n ** 70n), SEEDS)).toBe(`#n71:${hashText('-' + (2n ** 70n).toString(16), SEEDS)}`);
-    expect(bigIntToken(2n ** 70n, SEEDS)).not.toBe(bigIntToken(-(2n ** 70n), SEEDS));
+    expect(bigIntToken(1n, KEYED)).toBe(`#n1:${KEYED('1')}`);
+    expect(bigIntToken(0xfn, KEYED)).toBe(`#n4:${KEYED('f')}`);
+    expect(bigIntToken(0x10n, KEYED)).toBe(`#n5:${KEYED('10')}`);
+    expect(bigIntToken(-(2n ** 70n), KEYED)).toBe(`#n71:${KEYED('-' + (2n ** 70n).toString(16))}`);
+    expect(bigIntToken(2n ** 70n, KEYED)).not.toBe(bigIntToken(-(2n ** 70n), KEYED));
   });
 });
 

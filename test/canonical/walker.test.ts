@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/canonical/canonicalize.js';
 import { type ReadLimits, DEFAULT_LIMITS, TRUNCATED_MARKER } from '../../src/canonical/limits.js';
-import { PUBLIC_SEEDS, hashText } from '../../src/canonical/murmur-hash.js';
+import { PUBLIC_SEEDS, hashText, publicHash } from '../../src/canonical/murmur-hash.js';
 import { stableHash } from '../../src/canonical/stable-hash.js';
 import { Walker } from '../../src/canonical/walker.js';
 
@@ -19,7 +19,7 @@ const SMALL: ReadLimits = {
 
 const token = (text: string): string => `#s${String(text.length)}:${hashText(text, PUBLIC_SEEDS)}`;
 const read = (value: unknown, limits: ReadLimits = SMALL, tokenFrom = limits.longStringLength): string =>
-  new Walker(limits, PUBLIC_SEEDS).read(value, tokenFrom);
+  new Walker(limits, publicHash).read(value, tokenFrom);
 
 describe('Walker: long strings and huge bigints', () => {
   it('writes a string longer than the limit as its token, in every place a string goes', () => {
@@ -120,7 +120,7 @@ describe('Walker: remembered forms', () => {
     const shared = { rows: Array.from({ length: 20 }, (_, index) => ({ index })) };
     const deep = (levels: number, inner: unknown): unknown => (levels === 0 ? inner : { down: deep(levels - 1, inner) });
     const limits: ReadLimits = { ...SMALL, maxValues: 10_000, maxCharacters: 10_000, stepValues: 100_000, stepCharacters: 100_000 };
-    const walker = new Walker(limits, PUBLIC_SEEDS);
+    const walker = new Walker(limits, publicHash);
     for (const levels of [0, 1, 4, 5, 6, 7]) {
       const value = [shared, deep(levels, shared)];
       expect(walker.read(value, limits.longStringLength), String(levels)).toBe(read(value, limits));
@@ -172,7 +172,7 @@ describe('Walker: remembered forms', () => {
 
 describe('Walker: the step budget', () => {
   it('shares the step budget between reads and says when a read was cut by it', () => {
-    const walker = new Walker(SMALL, PUBLIC_SEEDS);
+    const walker = new Walker(SMALL, publicHash);
     const forty = Array.from({ length: 39 }, () => 0);
     expect(walker.read(forty, 40)).toBe(`[${forty.join(',')}]`);
     expect(walker.read(forty, 40)).toBe(`[${forty.join(',')}]`);
@@ -186,7 +186,7 @@ describe('Walker: the step budget', () => {
   });
 
   it('tells a cut by the per-value limit from a cut by the step', () => {
-    const walker = new Walker(SMALL, PUBLIC_SEEDS);
+    const walker = new Walker(SMALL, publicHash);
     walker.read(Array.from({ length: 60 }, () => 0), 40);
     expect([walker.truncatedReads, walker.stepBudgetSpent]).toEqual([1, false]);
     walker.read(['x'.repeat(40), 'x'.repeat(40), 'x'.repeat(40)], 40);
@@ -199,7 +199,7 @@ describe('Walker: the step budget', () => {
   });
 
   it('lets go of what it read', () => {
-    const walker = new Walker(SMALL, PUBLIC_SEEDS);
+    const walker = new Walker(SMALL, publicHash);
     walker.read({ a: { b: 1 } }, 40);
     expect((walker as unknown as { ancestors: unknown[] }).ancestors).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { HOSTILE_FACTORIES } from '../support/hostile-values.js';
 import { jsonReferenceForm, nearMiss } from '../support/json-equality.js';
 import { reorderKeys } from '../support/reorder-keys.js';
 import { type ReadLimits, DEFAULT_LIMITS } from '../../src/canonical/limits.js';
-import { PUBLIC_SEEDS, hashText } from '../../src/canonical/murmur-hash.js';
+import { PUBLIC_SEEDS, hashText, publicHash } from '../../src/canonical/murmur-hash.js';
 import { StepReader } from '../../src/canonical/step-reader.js';
 import { Walker } from '../../src/canonical/walker.js';
 import { anyValue, bigIntAround, crossRealmPair, richValue, stepWithSharedParts, tieReferences } from './arbitraries.js';
@@ -218,8 +218,8 @@ describe('a step whose calls share parts', () => {
     fc.assert(
       fc.property(stepWithSharedParts, fc.constantFrom(SMALL_LIMITS, DEFAULT_LIMITS), (step, limits) => {
         const calls = step.build() as unknown[];
-        const remembering = new Walker(limits, PUBLIC_SEEDS);
-        const forgetting = new Walker(limits, PUBLIC_SEEDS, false);
+        const remembering = new Walker(limits, publicHash);
+        const forgetting = new Walker(limits, publicHash, false);
         for (const [index, call] of calls.entries()) {
           const tokenFrom = index % 2 === 0 ? limits.longStringLength : limits.rawStringLength;
           expect(remembering.read(call, tokenFrom)).toBe(forgetting.read(call, tokenFrom));
@@ -259,7 +259,7 @@ describe('giants, with the limits scaled down', () => {
     );
     fc.assert(
       fc.property(text, holder, (inner, hold) => {
-        const form = new Walker(SMALL_LIMITS, PUBLIC_SEEDS).read(hold(inner), SMALL_LIMITS.longStringLength);
+        const form = new Walker(SMALL_LIMITS, publicHash).read(hold(inner), SMALL_LIMITS.longStringLength);
         const token = `#s${String(inner.length)}:${hashText(inner, PUBLIC_SEEDS)}`;
         if (inner.length > SMALL_LIMITS.longStringLength) {
           expect(form).toContain(token);
@@ -275,7 +275,7 @@ describe('giants, with the limits scaled down', () => {
   it('write bigints past the bit limit as tokens that tell every bigint apart', () => {
     fc.assert(
       fc.property(bigIntAround(SMALL_LIMITS.maxBigIntBits), bigIntAround(SMALL_LIMITS.maxBigIntBits), (left, right) => {
-        const read = (value: bigint): string => new Walker(SMALL_LIMITS, PUBLIC_SEEDS).read(value, SMALL_LIMITS.longStringLength);
+        const read = (value: bigint): string => new Walker(SMALL_LIMITS, publicHash).read(value, SMALL_LIMITS.longStringLength);
         const magnitude = left < 0n ? -left : left;
         if (magnitude >= 1n << BigInt(SMALL_LIMITS.maxBigIntBits)) {
           expect(read(left)).toMatch(new RegExp(`^#n${String(magnitude.toString(2).length)}:[0-9a-f]{28}$`));

@@ -4,6 +4,7 @@ import { reduceStep as reduceWithKey } from '../../src/guard/reduce-step.js';
 import { canonicalize, createGuard, stableHash, type GuardOptions, type GuardStep } from '../../src/index.js';
 import { nested } from '../support/huge-values.js';
 import { forgeCollision } from '../support/murmur-forgery.js';
+import { murmurMulticollision } from '../support/murmur-multicollision.js';
 import { dangerousPayloads, expectPrototypesUntouched } from '../support/prototype-pollution.js';
 
 const KEY = createHashKey();
@@ -221,6 +222,19 @@ describe('reduceStep compares with the guard key', () => {
       expect(guard.check({ toolCalls: [{ name: 'read', args: { page: 1 }, result: first }] })).toEqual({ stop: false });
       expect(guard.check({ toolCalls: [{ name: 'read', args: { page: 1 }, result: second }] })).toEqual({ stop: false });
       expect(guard.check({ toolCalls: [{ name: 'read', args: { page: 1 }, result: second }] })).toMatchObject({ stop: true, evidence: { identicalResults: true } });
+    }
+  });
+
+  it('cannot be made to take two results for one by a collision that holds under every MurmurHash seed', () => {
+    // Keying MurmurHash3 by its seeds was not enough: these strings collide whatever the seeds, so a guard that hashed
+    // with keyed MurmurHash stopped here on the second step. SipHash keyed with the run's key tells them apart.
+    const strings = murmurMulticollision(2_000, 2);
+    expect(new Set(strings).size).toBe(4);
+    const options: GuardOptions = { ...ONLY_REPEATS, stagnation: false, repeatedToolCall: { threshold: 2, requireIdenticalResults: true } };
+    for (const wrap of [(text: string): unknown => text, (text: string): unknown => ({ page: text })]) {
+      const guard = createGuard(options);
+      for (const text of strings) expect(guard.check({ toolCalls: [{ name: 'read', args: { page: 1 }, result: wrap(text) }] })).toEqual({ stop: false });
+      expect(guard.check({ toolCalls: [{ name: 'read', args: { page: 1 }, result: wrap(strings[3] ?? '') }] })).toMatchObject({ stop: true, evidence: { identicalResults: true } });
     }
   });
 

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createHashKey, seedsOfKey } from '../../src/canonical/hash-key.js';
-import { hashText } from '../../src/canonical/murmur-hash.js';
+import { createHashKey, hashOfKey } from '../../src/canonical/hash-key.js';
 import { MAX_NORMALIZED_TEXT } from '../../src/guard/normalize-text.js';
 import { reduceStep } from '../../src/guard/reduce-step.js';
 import { LoadedStepFacts } from '../../src/guard/step-facts.js';
 import type { GuardStep } from '../../src/index.js';
 
 const hashKey = createHashKey();
-const hash = (text: string): string => hashText(text, seedsOfKey(hashKey));
+const hash = hashOfKey(hashKey);
 const totals = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0, durationMs: 0 };
 
 function load(step: GuardStep, elapsed: () => number = () => 0): LoadedStepFacts {
