@@ -435,7 +435,7 @@ export interface GuardSummary {
  */
 export interface GuardSnapshot {
   /** The snapshot format; a guard reads only the versions it knows. */
-  readonly version: 2;
+  readonly version: 1;
   /** What the state belongs to: each option's path with a short hash of its value (not the options themselves). */
   readonly options: Readonly<Record<string, string>>;
   readonly steps: number;

@@ -245,7 +245,7 @@ class LoopGuard implements Guard {
     const detectors: Record<string, unknown> = {};
     for (const detector of run.detectors) detectors[detector.kind] = detector.save();
     const snapshot = {
-      version: 2,
+      version: 1,
       options: (this.#fingerprint ??= optionsFingerprint(this.#resolved)),
       steps: run.steps,
       toolCalls: run.toolCalls,

@@ -8,11 +8,11 @@ import { differingOption, optionsFingerprint } from './fingerprint.js';
 import { savedArray, savedBoolean, savedError, savedInteger, savedNumber, savedObject, savedString } from './read-saved.js';
 
 /**
- * The snapshot format this version writes and reads. 2 since the guard's comparison keys are hashed with keyed SipHash:
- * the keys a version 1 snapshot holds came from keyed MurmurHash and would never equal a new one, so a version 1
- * snapshot is refused rather than restored into a guard that would silently miss the repeats it spans.
+ * The snapshot format this version writes and reads. Its comparison keys are keyed SipHash; no released version ever
+ * wrote another kind, so the format is still the first. A change to how keys are computed must bump it: restored keys
+ * that never equal new ones would make a guard silently miss the repeats a restore spans.
  */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 1;
 
 /** A snapshot after validation: the run-level state, and each detector's saved state still to be read by it. */
 export interface ReadSnapshot {

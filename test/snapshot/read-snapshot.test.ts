@@ -47,10 +47,10 @@ describe('restoring a snapshot', () => {
     expect(throughJson.summary()).toStrictEqual(guard.summary());
   });
 
-  it('writes version 2, the options fingerprint, counts, totals, exact sums, the clock, history and each detector', () => {
+  it('writes version 1, the options fingerprint, counts, totals, exact sums, the clock, history and each detector', () => {
     const snapshot = snapshotJson() as unknown as GuardSnapshot;
     expect(Object.keys(snapshot)).toEqual(['version', 'options', 'steps', 'toolCalls', 'stops', 'lastVerdict', 'blockedBefore', 'totals', 'sums', 'startedAt', 'hashKey', 'history', 'detectors']);
-    expect(snapshot).toMatchObject({ version: 2, steps: 3, toolCalls: 4, stops: 0, startedAt: 0, sums: { costUsd: '0.1', inputTokens: '0' } });
+    expect(snapshot).toMatchObject({ version: 1, steps: 3, toolCalls: 4, stops: 0, startedAt: 0, sums: { costUsd: '0.1', inputTokens: '0' } });
     expect(Object.keys(snapshot.detectors)).toEqual(['finish-reason', 'budget', 'max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'stagnation', 'custom']);
     expect(snapshot.options['oscillation.maxPeriod']).toMatch(/^[0-9a-f]{12}$/);
     expect(typeof snapshot.options.custom).toBe('string');
@@ -81,9 +81,8 @@ describe('restoring a snapshot', () => {
 
   it.each([
     ['not an object', [], 'snapshot', 'an object, got an array'],
-    ['a version 1 snapshot, its keys hashed with MurmurHash', ['version', 1], 'version', '2 (the snapshot format this version of agent-loopguard reads), got 1'],
-    ['another version', ['version', 3], 'version', '2 (the snapshot format this version of agent-loopguard reads), got 3'],
-    ['no version', ['version', undefined], 'version', '2 (the snapshot format this version of agent-loopguard reads), got undefined'],
+    ['another version', ['version', 2], 'version', '1 (the snapshot format this version of agent-loopguard reads), got 2'],
+    ['no version', ['version', undefined], 'version', '1 (the snapshot format this version of agent-loopguard reads), got undefined'],
     ['options not an object', ['options', 'x'], 'options', 'an object, got "x"'],
     ['a negative step count', ['steps', -1], 'steps', 'an integer from 0'],
     ['a fractional tool call count', ['toolCalls', 1.5], 'toolCalls', 'an integer from 0'],
