@@ -152,26 +152,37 @@ export function answerShape(text: string): string {
 }
 
 /**
- * Whether an answer carries no words: only whitespace, digits, punctuation and markup tags such as
- * `<returncode>0</returncode><output></output>` (an empty output, `[]`, `{}`, `0`). A successful write often answers
- * like that, whatever it wrote. Linear: a `<` looks at most 64 characters ahead for the end of a tag name.
- * @param text - a tool's result as text
- * @returns `true` when no ASCII letter stands outside a tag
+ * Whether `text[from, to)` holds no ASCII letter outside a markup tag; a tag ends within the range. Two ranges read
+ * alone say what their join with an ellipsis between would: a tag name never runs into an ellipsis.
  */
-export function isContentless(text: string): boolean {
-  const source = bounded(text);
-  const length = source.length;
-  for (let index = 0; index < length; index++) {
-    const code = source.charCodeAt(index);
+function contentlessIn(text: string, from: number, to: number): boolean {
+  for (let index = from; index < to; index++) {
+    const code = text.charCodeAt(index);
     if (code === LESS_THAN) {
       let end = index + 1;
-      if (source.charCodeAt(end) === SLASH) end++;
+      if (end < to && text.charCodeAt(end) === SLASH) end++;
       const nameStart = end;
-      while (end < length && end - nameStart < 64 && (isWordCharacter(source.charCodeAt(end)) || source.charCodeAt(end) === HYPHEN)) end++;
-      if (end > nameStart && isLetter(source.charCodeAt(nameStart)) && source.charCodeAt(end) === GREATER_THAN) index = end;
+      while (end < to && end - nameStart < 64 && (isWordCharacter(text.charCodeAt(end)) || text.charCodeAt(end) === HYPHEN)) end++;
+      if (end > nameStart && end < to && isLetter(text.charCodeAt(nameStart)) && text.charCodeAt(end) === GREATER_THAN) index = end;
     } else if (isLetter(code)) {
       return false;
     }
   }
   return true;
+}
+
+/**
+ * Whether an answer carries no words: only whitespace, digits, punctuation and markup tags such as
+ * `<returncode>0</returncode><output></output>` (an empty output, `[]`, `{}`, `0`). A successful write often answers
+ * like that, whatever it wrote. Linear: a `<` looks at most 64 characters ahead for the end of a tag name. Of a longer
+ * text, the first and last 4 KB are read where they lie: copying them out into one string first cost more than the
+ * scan, which usually ends at the first letter.
+ * @param text - a tool's result as text
+ * @returns `true` when no ASCII letter stands outside a tag
+ */
+export function isContentless(text: string): boolean {
+  const length = text.length;
+  if (length <= SHAPE_INPUT_LIMIT) return contentlessIn(text, 0, length);
+  const half = SHAPE_INPUT_LIMIT / 2;
+  return contentlessIn(text, 0, half) && contentlessIn(text, length - half, length);
 }

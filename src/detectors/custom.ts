@@ -25,6 +25,7 @@ export function customDetector(detectors: readonly CustomDetector[], saved?: unk
       let stop: Finding<'custom'> | undefined;
       for (const detector of detectors) {
         // Every rule sees every step, even after an earlier one asked to stop.
+        // The history first: reading it freezes the steps it holds, this one included (see `createStepHistory`).
         const found = readStop(detector(facts.history, facts.step));
         stop ??= found;
       }

@@ -89,7 +89,7 @@ function reduceCall(raw: unknown, reader: StepReader, stepIndex: number, positio
     errorKey: errorKey ?? '',
     failed,
   };
-  return { call: Object.freeze(call), facts, blocked, cut };
+  return { call, facts, blocked, cut };
 }
 
 /**
@@ -103,11 +103,26 @@ export function reduceUsage(raw: unknown): GuardUsage | undefined {
     const value = usableNumber(safeRead(raw, key));
     if (value !== undefined) usage[key] = value;
   }
-  return Object.freeze(usage);
+  return usage;
 }
 
 /**
- * Reads everything usable from a step exactly once; anything unusable is left out, nothing throws.
+ * Freezes a step as `reduceStep` made it, with its tool-call array, each call and its usage; a frozen step is left as
+ * it is. Steps are frozen when they are first shown (see `createStepHistory`), not when they are read: the four freezes
+ * of a small step were a sixth of what reading it cost besides its values, and most steps are never shown.
+ * @param step - a step from `reduceStep`
+ */
+export function freezeStep(step: GuardStep): void {
+  if (Object.isFrozen(step)) return;
+  for (const call of step.toolCalls ?? []) Object.freeze(call);
+  Object.freeze(step.toolCalls);
+  Object.freeze(step.usage);
+  Object.freeze(step);
+}
+
+/**
+ * Reads everything usable from a step exactly once; anything unusable is left out, nothing throws. The copy is not
+ * frozen yet: see {@link freezeStep}.
  * @param raw - the step as given
  * @param hashKey - the guard's key for its comparisons
  * @param index - the step's index in the run: a call read only in part is marked with it, so it matches no other
@@ -132,7 +147,7 @@ export function reduceStep(raw: unknown, hashKey: HashKey, index: number): Reduc
       if (reduced.blocked) blockedCalls.push(reduced.call);
       else calls.push(reduced.facts);
     }
-    step.toolCalls = Object.freeze(toolCalls);
+    step.toolCalls = toolCalls;
     if (rawCalls.length > rawCalls.items.length) (warnings ??= []).push(toolCallLimitWarning(rawCalls.length));
     if (cutCalls > 0) (warnings ??= []).push(readLimitWarning(cutCalls));
   }
@@ -152,5 +167,5 @@ export function reduceStep(raw: unknown, hashKey: HashKey, index: number): Reduc
   const timestamp = safeRead(raw, 'timestamp');
   if (isFiniteNumber(timestamp)) step.timestamp = timestamp;
 
-  return { step: Object.freeze(step), calls, blockedCalls, finishReason: typeof finishReason === 'string' ? finishReason : undefined, warnings };
+  return { step, calls, blockedCalls, finishReason: typeof finishReason === 'string' ? finishReason : undefined, warnings };
 }

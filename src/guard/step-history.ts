@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
    A full ring has a step in every slot. The strict config forbids `!`; a cast says it. */
 import type { GuardStep } from '../types.js';
+import { freezeStep } from './reduce-step.js';
 
 /** The steps a guard keeps: every one, or only the most recent `limit`. */
 export interface StepHistory {
@@ -29,10 +30,19 @@ export function createStepHistory(limit: number | undefined, initial: readonly G
   /** With a limit, once the ring is full: the slot of the oldest step. */
   let oldest = 0;
   let frozen: readonly GuardStep[] | undefined;
+  // Steps are recorded unfrozen and frozen here, before anyone outside the guard sees them. Without a limit, the steps
+  // before this index are frozen, so handing rules the live array freezes only the steps recorded since.
+  let frozenUpTo = 0;
 
-  const snapshot = (): readonly GuardStep[] =>
-    // Stryker disable next-line ConditionalExpression: equivalent: with oldest 0 both branches build the same array; the first is a fast path.
-    (frozen ??= Object.freeze(oldest === 0 ? steps.slice() : [...steps.slice(oldest), ...steps.slice(0, oldest)]));
+  const snapshot = (): readonly GuardStep[] => {
+    if (frozen === undefined) {
+      // A frozen step is passed over at the cost of a look, in a walk the copy below makes anyway.
+      steps.forEach(freezeStep);
+      // Stryker disable next-line ConditionalExpression: equivalent: with oldest 0 both branches build the same array; the first is a fast path.
+      frozen = Object.freeze(oldest === 0 ? steps.slice() : [...steps.slice(oldest), ...steps.slice(0, oldest)]);
+    }
+    return frozen;
+  };
 
   return {
     push(step) {
@@ -43,6 +53,7 @@ export function createStepHistory(limit: number | undefined, initial: readonly G
         steps.push(step);
         return () => {
           steps.pop();
+          frozenUpTo = Math.min(frozenUpTo, steps.length);
           frozen = frozenBefore;
         };
       }
@@ -57,6 +68,10 @@ export function createStepHistory(limit: number | undefined, initial: readonly G
       };
     },
     snapshot,
-    forRules: () => (limit === undefined ? steps : snapshot()),
+    forRules: () => {
+      if (limit !== undefined) return snapshot();
+      while (frozenUpTo < steps.length) freezeStep(steps[frozenUpTo++] as GuardStep);
+      return steps;
+    },
   };
 }

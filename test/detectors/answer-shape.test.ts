@@ -117,4 +117,40 @@ describe('isContentless', () => {
   it.each(['ok', 'No matches', '<b>x</b>', '< notatag >', '[1, "a"]', '<1a>'])('finds a word in %j', (text) => {
     expect(isContentless(text)).toBe(false);
   });
+
+  /** The straightforward reading: the first and last 4 KB joined by an ellipsis into one string, then scanned. */
+  function referenceContentless(text: string): boolean {
+    const half = SHAPE_INPUT_LIMIT / 2;
+    const source = text.length <= SHAPE_INPUT_LIMIT ? text : `${text.slice(0, half)}…${text.slice(text.length - half)}`;
+    for (let index = 0; index < source.length; index++) {
+      if (source[index] === '<') {
+        const tag = /^<\/?([A-Za-z0-9_-]{1,64})/.exec(source.slice(index, index + 66));
+        const name = tag?.[1];
+        if (name !== undefined && /^[A-Za-z]/.test(name) && source[index + (tag?.[0].length ?? 0)] === '>') index += tag?.[0].length ?? 0;
+      } else if (/[A-Za-z]/.test(source[index] ?? '')) return false;
+    }
+    return true;
+  }
+
+  it('reads a long text where it lies as it would read its first and last 4 KB joined by an ellipsis', () => {
+    const half = SHAPE_INPUT_LIMIT / 2;
+    // Tags, halves of tags and letters placed across the two places where the read parts end: 4 KB in, and 4 KB
+    // before the end.
+    const piece = fc.constantFrom('<', '/', '>', '<a>', '</a>', '<b-1>', 'x', '0', ' ', '-', '_', '<out', 'put>', '</', '…');
+    const around = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(''));
+    const filler = (length: number): string => '0 '.repeat(length).slice(0, length);
+    fc.assert(
+      fc.property(around, around, fc.integer({ min: -12, max: 12 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: -12, max: 12 }), (first, second, shift, middle, tailShift) => {
+        const head = filler(half + shift) + first;
+        const text = head + filler(middle) + filler(Math.max(0, half - second.length + tailShift)) + second + filler(Math.max(0, -tailShift));
+        expect(isContentless(text)).toBe(referenceContentless(text));
+      }),
+      { numRuns: 2000 },
+    );
+    // The parts as they lie: a tag cut by the end of the first 4 KB is no tag, and a letter after it is read.
+    expect(isContentless(`${filler(half - 3)}<ab>${filler(SHAPE_INPUT_LIMIT)}`)).toBe(false);
+    expect(isContentless(`${filler(half - 4)}<ab>${filler(SHAPE_INPUT_LIMIT)}`)).toBe(true);
+    expect(isContentless(`${filler(SHAPE_INPUT_LIMIT)}x${filler(half)}`)).toBe(true);
+    expect(isContentless(`${filler(SHAPE_INPUT_LIMIT)}x${filler(half - 1)}`)).toBe(false);
+  });
 });

@@ -53,4 +53,40 @@ describe('createStepHistory', () => {
       expect(texts(forRules)).toEqual(['3', '4']);
     });
   });
+  describe('freezing', () => {
+    const isFrozenStep = (entry: GuardStep): boolean[] => [
+      Object.isFrozen(entry),
+      Object.isFrozen(entry.toolCalls),
+      ...(entry.toolCalls ?? []).map((call) => Object.isFrozen(call)),
+      Object.isFrozen(entry.usage),
+    ];
+    const withParts = (n: number): GuardStep => ({ text: String(n), toolCalls: [{ name: 'a' }, { name: 'b' }], usage: { inputTokens: n } });
+
+    it('records steps as they are and freezes them, every part, before it shows them', () => {
+      for (const limit of [undefined, 2]) {
+        const history = createStepHistory(limit, [withParts(0)]);
+        const recorded = withParts(1);
+        history.push(recorded);
+        expect(Object.isFrozen(recorded)).toBe(false);
+        history.forRules();
+        expect(isFrozenStep(recorded)).toEqual([true, true, true, true, true]);
+        const later = withParts(2);
+        history.push(later);
+        expect(Object.isFrozen(later)).toBe(false);
+        for (const entry of history.snapshot()) expect(isFrozenStep(entry)).toEqual([true, true, true, true, true]);
+      }
+    });
+
+    it('freezes a step recorded after one that was taken back', () => {
+      const history = createStepHistory(undefined);
+      history.push(withParts(0));
+      const takeBack = history.push(withParts(1));
+      history.forRules();
+      takeBack();
+      const next = withParts(2);
+      history.push(next);
+      expect(history.forRules().at(-1)).toBe(next);
+      expect(isFrozenStep(next)).toEqual([true, true, true, true, true]);
+    });
+  });
 });
