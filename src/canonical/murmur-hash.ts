@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
    Word and byte indices stay within the buffer. The strict config forbids `!`; a cast says it. */
-import { littleEndianWords } from './little-endian-words.js';
+import { createByteFeed, HEX_BYTES } from './byte-feed.js';
 import type { TextHash } from './text-hash.js';
 import { isWellFormed } from './well-formed.js';
 
@@ -25,18 +25,8 @@ export const PUBLIC_SEEDS: LaneSeeds = [UTF8_SEED, UTF8_SEED, UTF8_SEED, UTF8_SE
 /** {@link hashText} with {@link PUBLIC_SEEDS}: the deterministic hash of `canonicalize` and `stableHash`. */
 export const publicHash: TextHash = (text) => hashText(text, PUBLIC_SEEDS);
 
-// Bytes encoded per round; the buffer keeps 16 more for the bytes of an unfinished block carried to the next round.
-const CHUNK_BYTES = 1 << 16;
-const buffer = new ArrayBuffer(CHUNK_BYTES + 16);
-const bytes = new Uint8Array(buffer);
-const words = new Int32Array(buffer);
-// One view per possible carry, so no round allocates.
-// Stryker disable next-line ArithmeticOperator: a view of 16 bytes instead makes more, smaller rounds over the same bytes in the same order.
-const destinations = Array.from({ length: 16 }, (_, carry) => bytes.subarray(carry, carry + CHUNK_BYTES));
-const prepareWords = littleEndianWords(bytes);
-
-const encoder = new TextEncoder();
-const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+const feed = createByteFeed(16, mixBlocks);
+const { bytes, words, prepareWords } = feed;
 
 /** Length of {@link hashText}'s result. */
 export const HASH_LENGTH = 28;
@@ -64,18 +54,8 @@ export function hashText(text: string, seeds: LaneSeeds): string {
 
 function hashUtf8(text: string, seeds: LaneSeeds): number {
   [h1, h2, h3, h4] = seeds;
-  let position = 0;
-  let carry = 0;
-  let total = 0;
-  do {
-    // Stryker disable next-line ConditionalExpression: substring(0) is the whole text; the shortcut saves a copy.
-    const rest = position === 0 ? text : text.substring(position);
-    const progress = encoder.encodeInto(rest, destinations[carry] as Uint8Array);
-    position += progress.read;
-    total += progress.written;
-    carry = mixBuffered(carry + progress.written);
-  } while (position < text.length);
-  mixTail(carry);
+  const total = feed.utf8(text, 0);
+  mixTail(feed.tail);
   return total;
 }
 
@@ -84,29 +64,9 @@ function hashUtf16(text: string, seeds: LaneSeeds): number {
   h2 = seeds[1] ^ UTF16_SHIFT;
   h3 = seeds[2] ^ UTF16_SHIFT;
   h4 = seeds[3] ^ UTF16_SHIFT;
-  let carry = 0;
-  // Stryker disable next-line EqualityOperator: one more round at the end adds no bytes and mixes nothing.
-  for (let start = 0; start < text.length; start += CHUNK_BYTES / 2) {
-    const end = Math.min(text.length, start + CHUNK_BYTES / 2);
-    let offset = carry;
-    for (let index = start; index < end; index++) {
-      const unit = text.charCodeAt(index);
-      bytes[offset++] = unit & 0xff;
-      bytes[offset++] = unit >>> 8;
-    }
-    carry = mixBuffered(offset);
-  }
-  mixTail(carry);
-  return text.length * 2;
-}
-
-/** Mixes every whole 16-byte block of the first `filled` bytes, moves the rest to the front, returns how many moved. */
-function mixBuffered(filled: number): number {
-  const blockBytes = filled & ~15;
-  prepareWords(blockBytes);
-  mixBlocks(blockBytes >> 2);
-  bytes.copyWithin(0, blockBytes, filled);
-  return filled - blockBytes;
+  const total = feed.utf16(text, 0);
+  mixTail(feed.tail);
+  return total;
 }
 
 function mixBlocks(wordCount: number): void {

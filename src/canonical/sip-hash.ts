@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/non-nullable-type-assertion-style --
    Word and byte indices stay within the buffer. The strict config forbids `!`; a cast says it. */
-import { littleEndianWords } from './little-endian-words.js';
+import { createByteFeed, HEX_BYTES } from './byte-feed.js';
 import { isWellFormed } from './well-formed.js';
 
 /**
@@ -17,16 +17,12 @@ export const SIPHASH_1_3: SipRounds = [1, 3];
 /** SipHash-2-4, the variant the SipHash paper recommends as a MAC. */
 export const SIPHASH_2_4: SipRounds = [2, 4];
 
-// Bytes encoded per round; the buffer keeps 8 more for the bytes of an unfinished block carried to the next round.
-const CHUNK_BYTES = 1 << 16;
-const buffer = new ArrayBuffer(CHUNK_BYTES + 8);
-const bytes = new Uint8Array(buffer);
-const words = new Int32Array(buffer);
-// One view per possible carry, so no round allocates.
-const destinations = Array.from({ length: 8 }, (_, carry) => bytes.subarray(carry, carry + CHUNK_BYTES));
-const prepareWords = littleEndianWords(bytes);
-const encoder = new TextEncoder();
-const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+const feed = createByteFeed(8, (wordCount) => {
+  mixBlocks(wordCount, compressionRounds);
+});
+const { bytes, words, prepareWords } = feed;
+/** Compression rounds of the hash being worked out, for the feed's blocks. */
+let compressionRounds = 1;
 
 // The state, four 64-bit words as high and low 32-bit halves: JavaScript has no 64-bit integers but BigInt, which
 // allocates.
@@ -62,57 +58,14 @@ export function sipHash(text: string, key: SipKey, rounds: SipRounds = SIPHASH_1
   v2l = k0l ^ 0x6e657261;
   v3h = k1h ^ 0x74656462;
   v3l = k1l ^ 0x79746573;
-  const compression = rounds[0];
-  const total = isWellFormed(text) ? absorbUtf8(text, compression) : absorbUtf16(text, compression);
-  return finish(total, compression, rounds[1]);
-}
-
-/** Mixes in the text's UTF-8 bytes but for the last 0 to 7, left at the front of the buffer; returns the byte count. */
-function absorbUtf8(text: string, compression: number): number {
-  let position = 0;
-  let carry = 0;
-  let total = 0;
-  do {
-    // Stryker disable next-line ConditionalExpression: substring(0) is the whole text; the shortcut saves a copy.
-    const rest = position === 0 ? text : text.substring(position);
-    const progress = encoder.encodeInto(rest, destinations[carry] as Uint8Array);
-    position += progress.read;
-    total += progress.written;
-    carry = mixBuffered(carry + progress.written, compression);
-  } while (position < text.length);
-  tail = carry;
-  return total;
-}
-
-/** As {@link absorbUtf8}, over `0xff` and the text's UTF-16LE code units. */
-function absorbUtf16(text: string, compression: number): number {
-  bytes[0] = 0xff;
-  let carry = 1;
-  // Stryker disable next-line EqualityOperator: one more round at the end adds no bytes and mixes nothing.
-  for (let start = 0; start < text.length; start += CHUNK_BYTES / 2) {
-    const end = Math.min(text.length, start + CHUNK_BYTES / 2);
-    let offset = carry;
-    for (let index = start; index < end; index++) {
-      const unit = text.charCodeAt(index);
-      bytes[offset++] = unit & 0xff;
-      bytes[offset++] = unit >>> 8;
-    }
-    carry = mixBuffered(offset, compression);
+  compressionRounds = rounds[0];
+  let total: number;
+  if (isWellFormed(text)) total = feed.utf8(text, 0);
+  else {
+    bytes[0] = 0xff;
+    total = 1 + feed.utf16(text, 1);
   }
-  tail = carry;
-  return 1 + text.length * 2;
-}
-
-/** How many bytes of an unfinished block {@link absorbUtf8} or {@link absorbUtf16} left at the front of the buffer. */
-let tail = 0;
-
-/** Mixes every whole 8-byte block of the first `filled` bytes, moves the rest to the front, returns how many moved. */
-function mixBuffered(filled: number, compression: number): number {
-  const blockBytes = filled & ~7;
-  prepareWords(blockBytes);
-  mixBlocks(blockBytes >> 2, compression);
-  bytes.copyWithin(0, blockBytes, filled);
-  return filled - blockBytes;
+  return finish(total, rounds[0], rounds[1]);
 }
 
 /** Mixes `wordCount / 2` 64-bit message words from the buffer, each with `rounds` SipRounds. */
@@ -186,7 +139,7 @@ function mixBlocks(wordCount: number, rounds: number): void {
 
 /** The last block (the tail, zero-padded, and the length's low byte), then the two halves of the output. */
 function finish(total: number, compression: number, finalization: number): string {
-  bytes.fill(0, tail, 7);
+  bytes.fill(0, feed.tail, 7);
   bytes[7] = total & 0xff;
   prepareWords(8);
   mixBlocks(2, compression);
