@@ -1,6 +1,6 @@
 import { savedInteger, savedObject, savedOptional, savedString } from '../snapshot/read-saved.js';
 import type { Detector } from './detector.js';
-import { createOutcomeMemory } from './outcome-memory.js';
+import type { SharedOutcomes } from './shared-outcomes.js';
 
 /** The stalled steps at the end of the run so far: how many, and the text they share. */
 interface StalledRun {
@@ -21,12 +21,13 @@ function readStalled(value: unknown, path: string): StalledRun {
 /**
  * Stops after `threshold` consecutive stalled steps with the same normalised text. A step is stalled when none
  * of its tool outcomes is new in this run; a step without tool calls is always stalled.
- * @param window - with `historyLimit`, "new" means not produced by any of the last `window` steps before this one
+ * @param outcomes - the run's memory of outcomes, which this detector saves and restores (with `historyLimit`, "new"
+ *   means not produced by any of the last `historyLimit` steps before this one)
  * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
  */
 export function noProgressDetector(
   options: { readonly threshold: number; readonly warnBefore: number | false },
-  window?: number,
+  outcomes: SharedOutcomes,
   saved?: unknown,
   path = '',
 ): Detector<'no-progress'> {
@@ -34,17 +35,14 @@ export function noProgressDetector(
   // Stalled runs of this length and longer, below the threshold, warn.
   const warnFrom = warnBefore === false ? threshold : Math.max(1, threshold - warnBefore);
   const record = saved === undefined ? undefined : savedObject(saved, path);
-  const seenOutcomes = createOutcomeMemory(window, record?.outcomes, `${path}.outcomes`);
+  if (record !== undefined) outcomes.restore(record.outcomes, `${path}.outcomes`);
   let stalled = record === undefined ? undefined : savedOptional(record.stalled, (value) => readStalled(value, `${path}.stalled`));
 
   return {
     kind: 'no-progress',
     judgesCalls: false,
     check(facts, remember) {
-      let progressed = false;
-      for (const call of facts.calls) {
-        if (remember ? seenOutcomes.remember(call.outcome, facts.index) : seenOutcomes.isNew(call.outcome, facts.index)) progressed = true;
-      }
+      const progressed = outcomes.newness(facts, remember).includes(true);
       let next: StalledRun | undefined;
       if (!progressed) {
         const textKey = facts.textKey;
@@ -79,7 +77,7 @@ export function noProgressDetector(
         },
       };
     },
-    state: () => ({ stalledSteps: stalled?.steps ?? 0, distinctOutcomes: seenOutcomes.size(), threshold }),
-    save: () => ({ outcomes: seenOutcomes.save(), stalled: stalled ?? null }),
+    state: () => ({ stalledSteps: stalled?.steps ?? 0, distinctOutcomes: outcomes.size(), threshold }),
+    save: () => ({ outcomes: outcomes.save(), stalled: stalled ?? null }),
   };
 }

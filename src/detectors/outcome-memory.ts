@@ -12,6 +12,11 @@ export interface OutcomeMemory {
   /** Whether `outcome` would be new at step `index`, without recording anything. */
   isNew(outcome: string, index: number): boolean;
   /**
+   * Forgets what step `index` no longer looks back to, as recording anything at that step does: for a count of what
+   * is remembered as of a step in which nothing was recorded.
+   */
+  moveTo(index: number): void;
+  /**
    * How many distinct outcomes are remembered now. A method, not a getter: a getter in an object literal gives every
    * memory a hidden class of its own, which made each new guard several times slower to create and collect.
    */
@@ -25,15 +30,15 @@ export interface OutcomeMemory {
  * queue in step order to forget outcomes once their step leaves the window: constant work per call on average, and
  * memory bounded by the outcomes of `window` steps.
  * @param window - steps looked back over; `undefined` for the whole run
- * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
- * @param path - where `saved` sits in a snapshot
+ * @param saved - to continue from a snapshot: what `save()` returned, validated, and where it sits, to name in errors
  */
-export function createOutcomeMemory(window: number | undefined, saved?: unknown, path = ''): OutcomeMemory {
+export function createOutcomeMemory(window: number | undefined, saved?: { readonly value: unknown; readonly path: string }): OutcomeMemory {
   // Stryker disable next-line all: equivalent: the windowed memory given no window never forgets (index - undefined is NaN), so it answers like the Set; the Set is only cheaper.
   if (window === undefined) {
     const seen = new Set<string>();
     if (saved !== undefined) {
-      savedArray(saved, path).forEach((outcome, index) => seen.add(savedString(outcome, `${path}[${String(index)}]`)));
+      const { value, path } = saved;
+      savedArray(value, path).forEach((outcome, index) => seen.add(savedString(outcome, `${path}[${String(index)}]`)));
     }
     return {
       remember(outcome) {
@@ -45,6 +50,9 @@ export function createOutcomeMemory(window: number | undefined, saved?: unknown,
         return true;
       },
       isNew: (outcome) => !seen.has(outcome),
+      moveTo() {
+        // Nothing is forgotten without a window.
+      },
       size: () => seen.size,
       save: () => [...seen],
     };
@@ -55,7 +63,8 @@ export function createOutcomeMemory(window: number | undefined, saved?: unknown,
   let queue: { readonly outcome: string; readonly index: number }[] = [];
   let head = 0;
   if (saved !== undefined) {
-    const record = savedObject(saved, path);
+    const { value, path } = saved;
+    const record = savedObject(value, path);
     savedArray(record.queue, `${path}.queue`).forEach((entry, position) => {
       const entryPath = `${path}.queue[${String(position)}]`;
       const [outcome, index] = savedArray(entry, entryPath);
@@ -91,6 +100,9 @@ export function createOutcomeMemory(window: number | undefined, saved?: unknown,
     isNew(outcome, index) {
       const last = lastSeen.get(outcome);
       return last === undefined || last < index - window;
+    },
+    moveTo(index) {
+      forgetBefore(index - window);
     },
     size: () => lastSeen.size,
     save: () => ({ queue: queue.slice(head).map(({ outcome, index }) => [outcome, index]) }),

@@ -11,6 +11,7 @@ import { maxStepsDetector } from './max-steps.js';
 import { noProgressDetector } from './no-progress.js';
 import { oscillationDetector } from './oscillation.js';
 import { repeatedToolCallDetector } from './repeated-tool-call.js';
+import { createSharedOutcomes } from './shared-outcomes.js';
 import { stagnationDetector } from './stagnation.js';
 
 /**
@@ -37,14 +38,21 @@ export function buildDetectors(options: ResolvedOptions, hashKey: HashKey, saved
   };
   if (options.budget !== false) stateless('budget');
   if (options.maxSteps !== false) stateless('max-steps');
+  // One memory of call outcomes for the detectors that ask what is new; `noProgress` keeps it in snapshots when on.
+  const outcomes = createSharedOutcomes(historyLimit);
   const detectors: (Detector | false)[] = [
     options.finishReason !== false && finishReasonDetector(options.finishReason, ...from('finish-reason')),
     options.budget !== false && budgetDetector(options.budget),
     options.maxSteps !== false && maxStepsDetector(options.maxSteps),
     options.repeatedToolCall !== false && repeatedToolCallDetector(options.repeatedToolCall, ...from('repeated-tool-call')),
     options.oscillation !== false && oscillationDetector(options.oscillation, ...from('oscillation')),
-    options.noProgress !== false && noProgressDetector(options.noProgress, historyLimit, ...from('no-progress')),
-    options.stagnation !== false && stagnationDetector(options.stagnation, (text) => formKeyWith(text, hashOfKey(hashKey)), historyLimit, ...from('stagnation')),
+    options.noProgress !== false && noProgressDetector(options.noProgress, outcomes, ...from('no-progress')),
+    options.stagnation !== false &&
+      stagnationDetector(
+        options.stagnation,
+        { keyOf: (text) => formKeyWith(text, hashOfKey(hashKey)), outcomes, ownsOutcomes: options.noProgress === false, memory: historyLimit },
+        ...from('stagnation'),
+      ),
     options.custom.length > 0 && customDetector(options.custom, ...from('custom')),
   ];
   return detectors.filter((detector) => detector !== false);

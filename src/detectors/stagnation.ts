@@ -5,7 +5,20 @@ import { answerShape } from './answer-shape.js';
 import { blankEchoes, echoedWords } from './blank-echoes.js';
 import type { CallFacts, Detector } from './detector.js';
 import { createOutcomeMemory } from './outcome-memory.js';
+import type { SharedOutcomes } from './shared-outcomes.js';
 import { savedArray, savedBoolean, savedInteger, savedObject, savedOptional, savedString } from '../snapshot/read-saved.js';
+
+/** What `stagnation` shares with the run and the other detectors. */
+export interface StagnationRun {
+  /** The guard's comparison key for a text (itself when short, length and hash when long). */
+  readonly keyOf: (text: string) => string;
+  /** The run's memory of call outcomes, which `noProgress` shares. */
+  readonly outcomes: SharedOutcomes;
+  /** Whether this detector saves and restores `outcomes` (when `noProgress`, which otherwise does, is off). */
+  readonly ownsOutcomes: boolean;
+  /** With `historyLimit`, answers count as seen only when one of the last `memory` steps brought them. */
+  readonly memory: number | undefined;
+}
 
 /** Step indexes kept in evidence, as for the other detectors. */
 const MAX_STEP_INDEXES = 100;
@@ -28,6 +41,13 @@ interface Entry {
   readonly calls: readonly WindowCall[];
 }
 
+/** What a call's answer is compared by, and how evidence shows it (see `answerOf`). */
+interface Answer {
+  readonly key: string;
+  readonly shape: string;
+  readonly byCall: boolean;
+}
+
 /** The shape a failure is compared by: quoted spans, numbers and the words that echo the call's arguments blanked. */
 function failureShape(text: string, argsPreview: string): string {
   return blankEchoes(answerShape(text), echoedWords(argsPreview));
@@ -47,23 +67,25 @@ function failureShape(text: string, argsPreview: string): string {
  * - An empty result (no letter, no digit: `''`, `[]`, `<output></output>`) to a call with at least `writeArgsLength`
  *   characters of arguments is how a successful write answers, so the call is the progress; to a shorter call it is
  *   nothing found, compared exactly (by the key `outcome` holds for it, not hashed again) across calls.
- * @returns the key, and the answer as evidence shows it (its shape when compared by shape, else the answer itself)
+ * @returns the key, and the answer as evidence shows it (its shape when compared by shape, else the answer itself);
+ *   `byCall` when the key is the call's outcome, whose newness the run's shared memory of outcomes knows
  */
-function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string) => string): { key: string; shape: string } {
+function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string) => string): Answer {
   const { resultText, errorText } = call;
   // The call's outcome itself is the key of an answer compared with its call (and of a call with neither result nor
-  // error, whose outcome is its signature): noProgress keeps the same string, so it is stored and hashed once. An
-  // outcome opens with a quoted tool name or a token (`"` or `#`), so it meets none of the marked keys below.
-  if (resultText === undefined && errorText === undefined) return { key: call.outcome, shape: '' };
+  // error, whose outcome is its signature): the run's shared memory of outcomes says whether it is new. An outcome
+  // opens with a quoted tool name or a token (`"` or `#`), so it meets none of the marked keys below, which this
+  // detector remembers itself.
+  if (resultText === undefined && errorText === undefined) return { key: call.outcome, shape: '', byCall: true };
   const result = resultText ?? '';
   if (errorText === undefined) {
     const kind = answerKind(result, !call.resultIsText);
     if (kind === 'failure') {
       const shape = failureShape(result, call.argsPreview);
-      return { key: `${call.resultIsText ? 'a' : 's'}\u0000${keyOf(shape)}`, shape };
+      return { key: `${call.resultIsText ? 'a' : 's'}\u0000${keyOf(shape)}`, shape, byCall: false };
     }
-    if (kind === 'answer' || call.argsLength >= writeArgsLength) return { key: call.outcome, shape: result };
-    return { key: `x${call.resultKey}`, shape: result };
+    if (kind === 'answer' || call.argsLength >= writeArgsLength) return { key: call.outcome, shape: result, byCall: true };
+    return { key: `x${call.resultKey}`, shape: result, byCall: false };
   }
   // Text by its shape; structured data as it is, by the key `outcome` holds (not hashed again). The marks keep text
   // apart from data and failures apart from results; the length keeps the result's part apart from the error's.
@@ -74,6 +96,7 @@ function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string
   return {
     key: `${call.resultIsText ? 'a' : 's'}${call.errorIsText ? 'e' : 'f'}\u0000${String(resultPart.length)}:${resultPart}${errorPart}`,
     shape: `${resultShape}${resultShape === '' ? '' : ' '}error: ${errorShape}`,
+    byCall: false,
   };
 }
 
@@ -151,22 +174,23 @@ function readEntry(value: unknown, path: string): Entry {
  * a new answer, so ten parallel lookups count once. Steps without such calls add nothing and never stop. A step costs
  * O(its calls): the window is a ring with running counts, and evidence is built only on a stop.
  * @param options - the resolved `stagnation` options
- * @param keyOf - the guard's comparison key for a text (itself when short, length and hash when long)
- * @param memory - with `historyLimit`, answers count as seen only when one of the last `memory` steps brought them
+ * @param run - what the detector shares with the run: see {@link StagnationRun}
  * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
  */
 export function stagnationDetector(
   options: { readonly window: number; readonly maxNew: number; readonly writeArgsLength: number; readonly warnBefore: number | false },
-  keyOf: (text: string) => string,
-  memory?: number,
+  run: StagnationRun,
   saved?: unknown,
   path = '',
 ): Detector<'stagnation'> {
   const { window: size, maxNew, writeArgsLength, warnBefore } = options;
+  const { keyOf, outcomes, ownsOutcomes, memory } = run;
   // A full window with at most this many new steps warns, above `maxNew`.
   const warnUpTo = warnBefore === false ? maxNew : maxNew + warnBefore;
   const record = saved === undefined ? undefined : savedObject(saved, path);
-  const seen = createOutcomeMemory(memory, record?.answers, `${path}.answers`);
+  // The answers compared across calls; those compared with their call are in the shared memory of outcomes.
+  const seen = createOutcomeMemory(memory, record === undefined ? undefined : { value: record.answers, path: `${path}.answers` });
+  if (record !== undefined && ownsOutcomes) outcomes.restore(record.outcomes, `${path}.outcomes`);
   const window: Window = { ring: [], entries: 0, newInWindow: 0 };
   let previousSignature: string | undefined;
   if (record !== undefined) {
@@ -201,16 +225,23 @@ export function stagnationDetector(
     judgesCalls: false,
     check(facts, remember) {
       const kept: WindowCall[] = [];
+      const { calls, index } = facts;
+      const fresh = outcomes.newness(facts, remember);
+      // What is remembered is counted as of the last step with calls, whether or not it brought answers kept here.
+      if (remember && calls.length > 0) seen.moveTo(index);
       // A peek must not record answers: those new in this step are tracked here instead.
       const newInStep = remember ? undefined : new Set<string>();
       let anyNew = false;
       let previous = previousSignature;
-      for (const call of facts.calls) {
+      let position = 0;
+      for (const call of calls) {
+        const outcomeIsNew = fresh[position++] === true;
         const answer = answerOf(call, writeArgsLength, keyOf);
         let isNew: boolean;
-        if (newInStep === undefined) isNew = seen.remember(answer.key, facts.index);
+        if (answer.byCall) isNew = outcomeIsNew;
+        else if (newInStep === undefined) isNew = seen.remember(answer.key, index);
         else {
-          isNew = seen.isNew(answer.key, facts.index) && !newInStep.has(answer.key);
+          isNew = seen.isNew(answer.key, index) && !newInStep.has(answer.key);
           newInStep.add(answer.key);
         }
         const repeat = call.signature === previous && !isNew;
@@ -222,7 +253,7 @@ export function stagnationDetector(
       if (remember) previousSignature = previous;
       if (kept.length === 0) return undefined;
 
-      const entry: Entry = { step: facts.index, isNew: anyNew, calls: kept };
+      const entry: Entry = { step: index, isNew: anyNew, calls: kept };
       let after = window;
       if (remember) addEntry(window, size, entry);
       else {
@@ -263,9 +294,10 @@ export function stagnationDetector(
         },
       };
     },
-    state: () => ({ window: size, maxNew, steps: Math.min(window.entries, size), newInWindow: window.newInWindow, distinctAnswers: seen.size() }),
+    state: () => ({ window: size, maxNew, steps: Math.min(window.entries, size), newInWindow: window.newInWindow, distinctFailures: seen.size() }),
     save: () => ({
       answers: seen.save(),
+      ...(ownsOutcomes ? { outcomes: outcomes.save() } : {}),
       entries: window.entries,
       window: entriesOf(window, size),
       previousSignature: previousSignature ?? null,

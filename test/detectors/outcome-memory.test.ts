@@ -12,6 +12,14 @@ describe('createOutcomeMemory', () => {
       expect(memory.remember('a', 1_000_000)).toBe(false);
       expect(memory.size()).toBe(2);
     });
+
+    it('forgets nothing when moved on to a later step', () => {
+      const memory = createOutcomeMemory(undefined);
+      memory.remember('a', 0);
+      memory.moveTo(1_000_000);
+      expect(memory.size()).toBe(1);
+      expect(memory.isNew('a', 1_000_000)).toBe(false);
+    });
   });
 
   describe('with a window', () => {
@@ -39,6 +47,20 @@ describe('createOutcomeMemory', () => {
       expect(memory.remember('a', 4)).toBe(false);
       expect(memory.remember('z', 6)).toBe(true);
       expect(memory.remember('a', 7)).toBe(true);
+    });
+
+    it('moved on to a step without recording, forgets what that step no longer looks back to: N steps back stays', () => {
+      const memory = createOutcomeMemory(3);
+      memory.remember('a', 10);
+      memory.remember('b', 12);
+      memory.moveTo(13);
+      expect(memory.size()).toBe(2);
+      memory.moveTo(14);
+      expect(memory.size()).toBe(1);
+      expect(memory.isNew('b', 15)).toBe(false);
+      memory.moveTo(16);
+      expect(memory.size()).toBe(0);
+      expect(memory.remember('b', 16)).toBe(true);
     });
 
     it('holds no more than the outcomes of the window, over a long run', () => {

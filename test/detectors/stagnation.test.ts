@@ -118,7 +118,8 @@ describe('stagnation', () => {
       }
       const guard = guardWith();
       expect(play(guard, steps).some((verdict) => verdict.stop)).toBe(false);
-      expect(guard.summary().detectors.stagnation).toMatchObject({ steps: 20, newInWindow: 20, distinctAnswers: 30 });
+      // Thirty answers with information of their own: outcomes, kept in the run's shared memory of them; no failure.
+      expect(guard.summary().detectors.stagnation).toMatchObject({ steps: 20, newInWindow: 20, distinctFailures: 0 });
     });
 
     it('compares an answer with information of its own together with its call: one answer to many calls is news each time', () => {
@@ -265,12 +266,12 @@ describe('stagnation', () => {
 
   it('reports its state and starts over on reset', () => {
     const guard = guardWith({ window: 3, maxNew: 0 });
-    expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 0, newInWindow: 0, distinctAnswers: 0 });
+    expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 0, newInWindow: 0, distinctFailures: 0 });
     guard.check(grep('a', 'not found'));
     guard.check(grep('b', 'not found'));
-    expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 2, newInWindow: 1, distinctAnswers: 1 });
+    expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 2, newInWindow: 1, distinctFailures: 1 });
     guard.reset();
-    expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 0, newInWindow: 0, distinctAnswers: 0 });
+    expect(guard.summary().detectors.stagnation).toEqual({ window: 3, maxNew: 0, steps: 0, newInWindow: 0, distinctFailures: 0 });
   });
 
   it('with historyLimit, counts an answer as seen only when one of the last historyLimit steps brought it', () => {

@@ -122,6 +122,36 @@ describe('restoring a snapshot', () => {
     expect(() => restore(snapshot)).toThrow(`snapshot field "${field}" must be ${expected}`);
   });
 
+  it('keeps the outcomes noProgress and stagnation share once: with noProgress, or with stagnation when noProgress is off', () => {
+    const detectorsOf = (options: GuardOptions): Record<string, Record<string, unknown>> => {
+      const guard = createGuard(options);
+      for (const step of STEPS) guard.check(step);
+      return (JSON.parse(JSON.stringify(guard.snapshot())) as { detectors: Record<string, Record<string, unknown>> }).detectors;
+    };
+    const both = detectorsOf({ now: () => 0 });
+    expect(Object.keys(both['no-progress'] ?? {})).toEqual(['outcomes', 'stalled']);
+    expect(Object.keys(both.stagnation ?? {})).toEqual(['answers', 'entries', 'window', 'previousSignature']);
+    const alone = detectorsOf({ now: () => 0, noProgress: false });
+    expect(Object.keys(alone.stagnation ?? {})).toEqual(['answers', 'outcomes', 'entries', 'window', 'previousSignature']);
+    // Four calls, three outcomes (the two reads are one); two answers compared across calls (the two failures are one shape).
+    expect(alone.stagnation?.outcomes).toHaveLength(3);
+    expect(alone.stagnation?.answers).toHaveLength(1);
+    expect(alone.stagnation?.outcomes).toEqual(both['no-progress']?.outcomes);
+
+    const { outcomes, ...withoutOutcomes } = alone.stagnation ?? {};
+    expect(outcomes).toBeDefined();
+    const snapshot = (() => {
+      const guard = createGuard({ now: () => 0, noProgress: false });
+      for (const step of STEPS) guard.check(step);
+      const json = JSON.parse(JSON.stringify(guard.snapshot())) as { detectors: Record<string, unknown> };
+      json.detectors.stagnation = withoutOutcomes;
+      return json;
+    })();
+    expect(() => createGuard({ now: () => 0, noProgress: false }, { snapshot })).toThrow(
+      new TypeError('agent-loopguard: snapshot field "detectors.stagnation.outcomes" must be an array, got undefined.'),
+    );
+  });
+
   it('holds a bounded size per step with historyLimit, whatever the run length', () => {
     const sizeAfter = (steps: number): number => {
       const guard = createGuard({ maxSteps: false, historyLimit: 10, now: () => 0 });

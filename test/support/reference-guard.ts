@@ -994,13 +994,16 @@ function stagnationState(
   const window = entries.slice(-options.window);
   // With a memory, answers are forgotten when a later step with calls is read: counted as of the last such step.
   const lastWithCalls = steps.reduce((last, recorded, index) => (recorded.calls.length > 0 ? index : last), -1);
-  const remembered = [...answers.values()].filter((last) => memory === undefined || last >= lastWithCalls - memory).length;
+  // Answers compared with their call (`call …`, `outcome …`) are outcomes, which noProgress counts: only the others.
+  const remembered = [...answers]
+    .filter(([key]) => !key.startsWith('call ') && !key.startsWith('outcome '))
+    .filter(([, last]) => memory === undefined || last >= lastWithCalls - memory).length;
   return {
     window: options.window,
     maxNew: options.maxNew,
     steps: window.length,
     newInWindow: window.filter((entry) => entry.isNew).length,
-    distinctAnswers: remembered,
+    distinctFailures: remembered,
   };
 }
 
