@@ -87,6 +87,14 @@ export class StepReader {
     return stringKeyWith(text, this.hash);
   }
 
+  /**
+   * The keys of the object at the top of the last form this reader wrote, in the order written, when it was written
+   * member by member (see `Walker.topKeys`); `undefined` otherwise. Every key of that form's top level is one of them.
+   */
+  get topKeys(): readonly string[] | undefined {
+    return this.walker.topKeys;
+  }
+
   /** How many of this reader's reads were cut short (their form ends with `[Truncated]`). */
   get truncated(): number {
     return this.walker.truncatedReads;

@@ -95,6 +95,13 @@ export class Walker {
   truncatedReads = 0;
   /** Whether a read was cut short because the step had less left than one value may spend. */
   stepBudgetSpent = false;
+  /**
+   * The keys of the object the last read wrote at its top, in the order written, when it wrote them member by member:
+   * a plain object, a class instance, an error's members, what `toJSON` returned. `undefined` when the top was
+   * anything else or was written from memory. A key of the form's top level is one of these (or, when the read was
+   * cut, of those before the cut), so a reader looking for a top-level key can rule it out without scanning the form.
+   */
+  topKeys: readonly string[] | undefined = undefined;
 
   /**
    * @param limits - the cut-offs
@@ -145,6 +152,7 @@ export class Walker {
     this.values = Math.min(this.limits.maxValues, this.stepValues);
     this.characters = Math.min(this.limits.maxCharacters, this.stepCharacters);
     this.cut = false;
+    this.topKeys = undefined;
     this.tokenFrom = tokenFrom;
     this.memo = this.memos?.get(tokenFrom);
   }
@@ -336,6 +344,7 @@ export class Walker {
     const sortedKeys = layout.keys;
     const prefixes = layout.prefixes;
     const childDepth = depth + 1;
+    if (depth === 0) this.topKeys = sortedKeys;
     let out = '{';
     let separator = '';
     for (let index = 0; index < sortedKeys.length; index++) {

@@ -129,6 +129,32 @@ function jsonReadsAsFailure(json: string): boolean {
   return false;
 }
 
+/** The names of {@link FAILURE_KEYS}, and the length of the longest. */
+const FAILURE_KEY_NAMES: ReadonlySet<string> = new Set(Object.keys(FAILURE_KEYS));
+const LONGEST_FAILURE_KEY = Math.max(...[...FAILURE_KEY_NAMES].map((name) => name.length));
+/**
+ * Top-level keys looked through for a failure key before the text is scanned instead; a list this long is one of
+ * those the canonical writer does not remember (see `LAYOUT_KEYS_LIMIT`), so checking it would be work on every call.
+ */
+const KEYS_LOOKED_THROUGH = 64;
+/** Per list of top-level keys (the canonical writer reuses one list for every object with the same keys): may any be one of {@link FAILURE_KEYS}? */
+const namesFailureKey = new WeakMap<readonly string[], boolean>();
+
+/**
+ * Whether some key of a JSON object's top level, as the canonical writer listed them, may be one of
+ * {@link FAILURE_KEYS}: only then can {@link jsonReadsAsFailure} find one (a key it matches is one of these, in ASCII
+ * letters of either case). A long list counts as may.
+ */
+function mayNameFailure(keys: readonly string[]): boolean {
+  if (keys.length > KEYS_LOOKED_THROUGH) return true;
+  let may = namesFailureKey.get(keys);
+  if (may === undefined) {
+    may = keys.some((key) => key.length <= LONGEST_FAILURE_KEY && FAILURE_KEY_NAMES.has(key.toLowerCase()));
+    namesFailureKey.set(keys, may);
+  }
+  return may;
+}
+
 const DIGIT = /\d/;
 
 /** Whether a text holds a digit in the part `isContentless` reads: its first and last 4 KB (all of a shorter one). */
@@ -144,10 +170,13 @@ function hasDigit(text: string): boolean {
  * 8 KB read for emptiness (see `isContentless`), 300 characters for wording, 512 for keys.
  * @param text - a tool's result as text: a string as the tool gave it, or structured data in canonical form
  * @param structured - `text` is the canonical form of structured data, not text the tool wrote
+ * @param topKeys - of structured data, the keys at the top of its form when the writer listed them (`resultKeys`):
+ *   when none can be a failure key, the form is not scanned for one
  * @returns the kind
  */
-export function answerKind(text: string, structured: boolean): AnswerKind {
+export function answerKind(text: string, structured: boolean, topKeys?: readonly string[]): AnswerKind {
   if (isContentless(text) && !hasDigit(text)) return 'empty';
+  if (structured && topKeys !== undefined && !mayNameFailure(topKeys)) return 'answer';
   // Only the head is read, so a text that opens with a megabyte of blanks costs no more than any other: JSON opens
   // within it (and a canonical form opens at once), so trimming reads no further.
   const head = text.slice(0, FAILURE_WORDING_SCOPE);

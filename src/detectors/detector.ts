@@ -18,6 +18,12 @@ export interface CallFacts {
   /** The comparison key of the canonical result, as in `outcome`; `''` without a result. */
   readonly resultKey: string;
   /**
+   * The keys of the object at the top of the result's canonical form, in the order written, when it was written
+   * member by member; `undefined` otherwise (no result, a list, a string, a built-in, a form from memory). Every key
+   * of that form's top level is one of these, so a detector looking for one can rule it out without scanning.
+   */
+  readonly resultKeys: readonly string[] | undefined;
+  /**
    * The error as text when the call failed: a string as given, `name: message` of an error with a string message,
    * anything else in canonical form; `undefined` otherwise.
    */

@@ -79,7 +79,7 @@ function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string
   if (resultText === undefined && errorText === undefined) return { key: call.outcome, shape: '', byCall: true };
   const result = resultText ?? '';
   if (errorText === undefined) {
-    const kind = answerKind(result, !call.resultIsText);
+    const kind = answerKind(result, !call.resultIsText, call.resultKeys);
     if (kind === 'failure') {
       const shape = failureShape(result, call.argsPreview);
       return { key: `${call.resultIsText ? 'a' : 's'}\u0000${keyOf(shape)}`, shape, byCall: false };

@@ -50,6 +50,8 @@ function reduceCall(raw: unknown, reader: StepReader, stepIndex: number, positio
   let signature = reader.stringKey(name) + reader.formKey(argsForm);
   // Results and errors are compared with long strings hashed raw; their forms double as the text detectors read.
   const resultForm = result === undefined ? undefined : reader.rawForm(result);
+  // Taken before the error's form is read, which would replace them.
+  const resultKeys = resultForm === undefined ? undefined : reader.topKeys;
   const errorForm = failed ? reader.rawForm(error) : undefined;
   const cut = reader.budgetSpent && reader.truncated > cutBefore;
   let resultText: string | undefined;
@@ -84,6 +86,7 @@ function reduceCall(raw: unknown, reader: StepReader, stepIndex: number, positio
     resultText,
     resultIsText: typeof result === 'string',
     resultKey: resultKey ?? '',
+    resultKeys,
     errorText,
     errorIsText,
     errorKey: errorKey ?? '',

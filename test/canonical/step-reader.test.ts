@@ -62,6 +62,50 @@ describe('StepReader: remembered forms are the forms a fresh walk writes', () =>
   });
 });
 
+describe('StepReader: the keys at the top of the last form', () => {
+  const reader = (): StepReader => new StepReader(KEY);
+
+  it('lists the keys of an object written member by member, in the order written, and nothing for other tops', () => {
+    const steps = reader();
+    steps.rawForm({ b: 1, a: { z: 2 }, c: undefined });
+    expect(steps.topKeys).toEqual(['a', 'b', 'c']);
+    steps.rawForm(Object.assign(new Error('boom'), { code: 7 }));
+    expect(steps.topKeys).toEqual(['code', 'message', 'name']);
+    steps.rawForm({ toJSON: () => ({ y: 1, x: 2 }) });
+    expect(steps.topKeys).toEqual(['x', 'y']);
+    for (const top of [[{ a: 1 }], 'text', 42, new Map([['error', 1]]), new Date(0), null, undefined, { toJSON: () => 'text' }]) {
+      steps.rawForm(top);
+      expect(steps.topKeys).toBeUndefined();
+    }
+  });
+
+  it('lists nothing for an object written from memory, whose members were not walked again', () => {
+    // Large enough to be remembered (see REMEMBER_FROM_VALUES), read twice with the same cut-offs.
+    const shared = { error: 'x', ok: false, rows: Array.from({ length: 40 }, (_, index) => index) };
+    const steps = reader();
+    steps.rawForm([shared]);
+    steps.rawForm(shared);
+    expect(steps.topKeys).toBeUndefined();
+    // A fresh reader walks it.
+    const other = reader();
+    other.rawForm(shared);
+    expect(other.topKeys).toEqual(['error', 'ok', 'rows']);
+  });
+
+  it('lists every key a form has at its top level, on any value', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 8 }), (value) => {
+        const steps = reader();
+        const form = steps.rawForm(value);
+        const parsed = JSON.parse(form) as Record<string, unknown>;
+        expect(steps.topKeys).toBeDefined();
+        for (const key of Object.keys(parsed)) expect(steps.topKeys).toContain(key);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('StepReader: keys', () => {
   it('gives two values equal keys exactly when their canonical forms are equal', () => {
     const text = fc.string({ unit: 'binary', maxLength: 9 });

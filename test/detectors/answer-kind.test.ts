@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answerKind, FAILURE_WORDING_SCOPE, JSON_KEY_SCOPE } from '../../src/detectors/answer-kind.js';
 import { SHAPE_INPUT_LIMIT } from '../../src/detectors/answer-shape.js';
+import { StepReader } from '../../src/canonical/step-reader.js';
+import { TEST_HASH_KEY } from '../support/step-builder.js';
 
 describe('answerKind', () => {
   describe('empty: no letter and no digit outside markup tags', () => {
@@ -208,5 +210,51 @@ describe('answerKind', () => {
       }),
       { numRuns: 50 },
     );
+  });
+
+  describe('structured data with the keys at the top of its form', () => {
+    it('does not scan a form whose top-level keys cannot be a failure key', () => {
+      // The keys say no key of the top level is `error`, so the form is not read for one.
+      expect(answerKind('{"error":"boom"}', true, ['data'])).toBe('answer');
+      expect(answerKind('{"error":"boom"}', true, ['error'])).toBe('failure');
+      expect(answerKind('{"Error":"boom"}', true, ['Error'])).toBe('failure');
+      expect(answerKind('{"error":"boom"}', true, [])).toBe('answer');
+      // Emptiness is read first, from the text.
+      expect(answerKind('{}', true, ['data'])).toBe('empty');
+    });
+
+    it('scans a form with more than 64 top-level keys, whatever they are', () => {
+      const many = Array.from({ length: 65 }, (_, index) => `k${String(index)}`);
+      expect(answerKind('{"error":"boom"}', true, many)).toBe('failure');
+      expect(answerKind('{"error":"boom"}', true, many.slice(1))).toBe('answer');
+    });
+
+    it('ignores the keys of text a tool wrote', () => {
+      expect(answerKind('{"error":"boom"}', false, ['data'])).toBe('failure');
+    });
+
+    const failureKeys = ['error', 'errors', 'exception', 'isError', 'success', 'ok', 'status', 'results', 'matches', 'hits', 'items', 'records', 'rows', 'entries', 'documents'];
+    const key = fc.oneof(
+      fc.constantFrom(...failureKeys).chain((name) => fc.constantFrom(name, name.toUpperCase(), `${name.charAt(0).toUpperCase()}${name.slice(1)}`)),
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom('data', 'value', 'ERRORS_', 'éerror', 'k'.repeat(600)),
+    );
+    const value = fc.oneof(fc.constantFrom(null, false, true, 0, 0.5, '', 'error', [], {}, [1], { status: 'error' }), fc.jsonValue({ maxDepth: 2 }));
+    const object = fc.oneof(
+      fc.dictionary(key, value, { maxKeys: 8 }),
+      fc.dictionary(key, value, { minKeys: 60, maxKeys: 80 }),
+      fc.tuple(fc.string({ minLength: 500, maxLength: 700 }), fc.dictionary(key, value, { maxKeys: 4 })).map(([padding, rest]) => ({ aaa: padding, ...rest })),
+    );
+
+    it('answers exactly as a scan of the whole form does, for any object the guard reads', () => {
+      fc.assert(
+        fc.property(object, (result) => {
+          const reader = new StepReader(TEST_HASH_KEY);
+          const form = reader.rawForm(result);
+          expect(answerKind(form, true, reader.topKeys)).toBe(answerKind(form, true));
+        }),
+        { numRuns: 2_000 },
+      );
+    });
   });
 });

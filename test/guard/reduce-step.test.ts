@@ -67,6 +67,15 @@ describe('reduceStep call facts', () => {
     expect(result?.outcome).not.toBe(error?.outcome);
     expect(error?.failed).toBe(true);
   });
+
+  it("lists the top-level keys of the result's form, never those of the arguments or the error read around it", () => {
+    const [both] = reduceStep({ toolCalls: [{ name: 'a', args: { q: 1 }, result: { b: 1, a: 2 }, error: { code: 5 } }] }).calls;
+    expect(both?.resultKeys).toEqual(['a', 'b']);
+    const [noResult] = reduceStep({ toolCalls: [{ name: 'a', args: { q: 1 }, error: { code: 5 } }] }).calls;
+    expect(noResult?.resultKeys).toBeUndefined();
+    const [text] = reduceStep({ toolCalls: [{ name: 'a', args: { q: 1 }, result: 'ok' }] }).calls;
+    expect(text?.resultKeys).toBeUndefined();
+  });
 });
 
 const ONLY_REPEATS: GuardOptions = { maxSteps: false, oscillation: false, noProgress: false, finishReason: false };
