@@ -81,6 +81,8 @@ const FAILURE_KEYS = {
 type FailureKey = keyof typeof FAILURE_KEYS;
 /** A quoted name that may be one of {@link FAILURE_KEYS}, followed by a colon: a candidate, checked for depth after. */
 const CANDIDATE_KEY = new RegExp(String.raw`"(?:${Object.keys(FAILURE_KEYS).join('|')})"\s*:\s*`, 'gi');
+/** Any candidate, as many as there may be: for a form whose top-level keys are not known. */
+const ANY_CANDIDATE: KnownCandidates = { pattern: CANDIDATE_KEY, count: Number.POSITIVE_INFINITY };
 /** A text that opens like JSON: `{"`, `{}`, `[{`, `[[`, `["`, `[]`, `[1`, `[-`. Not `[File: …]` or `[Errno 2]`. */
 const JSON_START = /\s*(?:\{\s*["}]|\[\s*[[{"\]\d-])/y;
 
@@ -99,15 +101,19 @@ const CLOSE_BRACKET = 93;
  * characters, each once: candidates are found by a regular expression, and the depth at each is counted on from
  * where the last one left off.
  * @param json - JSON text, leading whitespace trimmed
+ * @param candidates - the pattern that finds candidates, and how many of them can be top-level keys: when the
+ *   top-level keys are known, only those that are failure keys are looked for, and the scan ends once each is judged
  */
-function jsonReadsAsFailure(json: string): boolean {
+function jsonReadsAsFailure(json: string, candidates: KnownCandidates = ANY_CANDIDATE): boolean {
   if (json.charCodeAt(0) !== OPEN_BRACE) return false;
   const scope = json.slice(0, JSON_KEY_SCOPE);
-  CANDIDATE_KEY.lastIndex = 0;
+  const { pattern, count } = candidates;
+  pattern.lastIndex = 0;
   let depth = 0;
   let inString = false;
   let scanned = 0;
-  for (let match = CANDIDATE_KEY.exec(scope); match !== null; match = CANDIDATE_KEY.exec(scope)) {
+  let judged = 0;
+  for (let match = pattern.exec(scope); match !== null; match = pattern.exec(scope)) {
     for (; scanned < match.index; scanned++) {
       const code = scope.charCodeAt(scanned);
       if (inString) {
@@ -119,40 +125,51 @@ function jsonReadsAsFailure(json: string): boolean {
     }
     if (inString || depth !== 1 || scanned !== match.index) {
       // Not a key of the top-level object: look again from just after its quote, which the scan then reads.
-      CANDIDATE_KEY.lastIndex = match.index + 1;
+      pattern.lastIndex = match.index + 1;
       continue;
     }
     const [candidate] = match;
     const name = candidate.slice(1, candidate.indexOf('"', 1)).toLowerCase() as FailureKey;
     if (FAILURE_KEYS[name](scope, match.index + candidate.length)) return true;
+    // A key stands once at the top level: when every candidate has been judged, none is left to find.
+    if (++judged === count) return false;
   }
   return false;
 }
 
-/** The names of {@link FAILURE_KEYS}, and the length of the longest. */
+/** The names of {@link FAILURE_KEYS}. */
 const FAILURE_KEY_NAMES: ReadonlySet<string> = new Set(Object.keys(FAILURE_KEYS));
-const LONGEST_FAILURE_KEY = Math.max(...[...FAILURE_KEY_NAMES].map((name) => name.length));
 /**
- * Top-level keys looked through for a failure key before the text is scanned instead; a list this long is one of
- * those the canonical writer does not remember (see `LAYOUT_KEYS_LIMIT`), so checking it would be work on every call.
+ * Top-level keys looked through for failure keys before the text is scanned for any instead; a list this long is one
+ * of those the canonical writer does not remember (see `LAYOUT_KEYS_LIMIT`), so looking through it would be work on
+ * every call.
  */
 const KEYS_LOOKED_THROUGH = 64;
-/** Per list of top-level keys (the canonical writer reuses one list for every object with the same keys): may any be one of {@link FAILURE_KEYS}? */
-const namesFailureKey = new WeakMap<readonly string[], boolean>();
+const ASCII_LETTERS = /^[A-Za-z]+$/;
+
+/** What to look for in a form whose top-level keys are known: those keys that are failure keys, and how many. */
+interface KnownCandidates {
+  readonly pattern: RegExp;
+  readonly count: number;
+}
+
+/** Per list of top-level keys (the canonical writer reuses one list for every object with the same keys). */
+const candidatesOf = new WeakMap<readonly string[], KnownCandidates | null>();
 
 /**
- * Whether some key of a JSON object's top level, as the canonical writer listed them, may be one of
- * {@link FAILURE_KEYS}: only then can {@link jsonReadsAsFailure} find one (a key it matches is one of these, in ASCII
- * letters of either case). A long list counts as may.
+ * The keys of a JSON object's top level, as the canonical writer listed them, that {@link CANDIDATE_KEY} can match:
+ * ASCII letters that lower-case to a failure key (a case-insensitive pattern of ASCII letters matches nothing else).
+ * `null` when there are none; `undefined` for a list too long to look through.
  */
-function mayNameFailure(keys: readonly string[]): boolean {
-  if (keys.length > KEYS_LOOKED_THROUGH) return true;
-  let may = namesFailureKey.get(keys);
-  if (may === undefined) {
-    may = keys.some((key) => key.length <= LONGEST_FAILURE_KEY && FAILURE_KEY_NAMES.has(key.toLowerCase()));
-    namesFailureKey.set(keys, may);
+function knownCandidates(keys: readonly string[]): KnownCandidates | null | undefined {
+  if (keys.length > KEYS_LOOKED_THROUGH) return undefined;
+  let known = candidatesOf.get(keys);
+  if (known === undefined) {
+    const names = keys.filter((key) => ASCII_LETTERS.test(key) && FAILURE_KEY_NAMES.has(key.toLowerCase()));
+    known = names.length === 0 ? null : { pattern: new RegExp(String.raw`"(?:${names.join('|')})"\s*:\s*`, 'g'), count: names.length };
+    candidatesOf.set(keys, known);
   }
-  return may;
+  return known;
 }
 
 const DIGIT = /\d/;
@@ -176,11 +193,12 @@ function hasDigit(text: string): boolean {
  */
 export function answerKind(text: string, structured: boolean, topKeys?: readonly string[]): AnswerKind {
   if (isContentless(text) && !hasDigit(text)) return 'empty';
-  if (structured && topKeys !== undefined && !mayNameFailure(topKeys)) return 'answer';
+  const known = structured && topKeys !== undefined ? knownCandidates(topKeys) : undefined;
+  if (known === null) return 'answer';
   // Only the head is read, so a text that opens with a megabyte of blanks costs no more than any other: JSON opens
   // within it (and a canonical form opens at once), so trimming reads no further.
   const head = text.slice(0, FAILURE_WORDING_SCOPE);
   JSON_START.lastIndex = 0;
-  if (structured || JSON_START.test(head)) return jsonReadsAsFailure(text.trimStart()) ? 'failure' : 'answer';
+  if (structured || JSON_START.test(head)) return jsonReadsAsFailure(text.trimStart(), known) ? 'failure' : 'answer';
   return FAILURE_WORDING.test(head) ? 'failure' : 'answer';
 }

@@ -229,6 +229,24 @@ describe('answerKind', () => {
       expect(answerKind('{"error":"boom"}', true, many.slice(1))).toBe('answer');
     });
 
+    it('takes a key for a failure key only in ASCII letters, as the scan does', () => {
+      // The Kelvin sign lower-cases to "k", and the long s upper-cases to "S"; neither matches the scan's pattern.
+      for (const key of ['o\u212a', '\u017fuccess']) {
+        const form = `{"${key}":false}`;
+        expect(answerKind(form, true)).toBe('answer');
+        expect(answerKind(form, true, [key])).toBe('answer');
+      }
+      expect(answerKind('{"OK":false}', true, ['OK'])).toBe('failure');
+    });
+
+    it('judges every top-level failure key, the first one passing or not', () => {
+      expect(answerKind('{"error":null,"ok":false}', true, ['error', 'ok'])).toBe('failure');
+      expect(answerKind('{"error":null,"ok":true}', true, ['error', 'ok'])).toBe('answer');
+      // A nested key of the same name, before the top-level one, is passed over.
+      expect(answerKind('{"a":{"ok":true},"ok":false}', true, ['a', 'ok'])).toBe('failure');
+      expect(answerKind('{"a":{"ok":false},"ok":true}', true, ['a', 'ok'])).toBe('answer');
+    });
+
     it('ignores the keys of text a tool wrote', () => {
       expect(answerKind('{"error":"boom"}', false, ['data'])).toBe('failure');
     });
@@ -237,7 +255,7 @@ describe('answerKind', () => {
     const key = fc.oneof(
       fc.constantFrom(...failureKeys).chain((name) => fc.constantFrom(name, name.toUpperCase(), `${name.charAt(0).toUpperCase()}${name.slice(1)}`)),
       fc.string({ maxLength: 8 }),
-      fc.constantFrom('data', 'value', 'ERRORS_', 'éerror', 'k'.repeat(600)),
+      fc.constantFrom('data', 'value', 'ERRORS_', 'éerror', 'k'.repeat(600), 'o\u212a', '\u017fuccess', 'hıts'),
     );
     const value = fc.oneof(fc.constantFrom(null, false, true, 0, 0.5, '', 'error', [], {}, [1], { status: 'error' }), fc.jsonValue({ maxDepth: 2 }));
     const object = fc.oneof(
