@@ -32,9 +32,8 @@ function spelt(stepNumber: number): string {
 }
 
 /**
- * A summary of about 280 characters whose words differ from step to step, as a search tool's summaries do. Longer than
- * 200 characters, so an answer shape keeps its words (it blanks shorter quoted strings, and words with digits): without
- * it every result would have the same shape, and the `stagnation` detector would rightly stop the run after 20 steps.
+ * A summary of about 280 characters whose words differ from step to step, as a search tool's summaries do: every
+ * result is a different answer, to each detector that compares them.
  */
 export function searchSummary(stepNumber: number): string {
   return flat(

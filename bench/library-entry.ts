@@ -3,4 +3,3 @@ export * from '../src/index.js';
 export { createHashKey } from '../src/canonical/hash-key.js';
 export { hashString } from '../src/canonical/stable-hash.js';
 export { StepReader } from '../src/canonical/step-reader.js';
-export { answerShape } from '../src/detectors/answer-shape.js';

@@ -30,5 +30,5 @@ export async function importBundled<Module>(entry: string): Promise<Module> {
 
 const library = await importBundled<typeof import('./library-entry.js')>(fileURLToPath(new URL('./library-entry.ts', import.meta.url)));
 
-export const { answerShape, canonicalize, createGuard, createHashKey, hashString, stableHash, StepReader, toGuardStep, toStopWhen } = library;
+export const { canonicalize, createGuard, createHashKey, hashString, stableHash, StepReader, toGuardStep, toStopWhen } = library;
 export type { Guard, GuardOptions, GuardStep } from '../src/index.js';
