@@ -25,6 +25,15 @@ describe('noProgress', () => {
     });
   });
 
+  it('is not asked to judge a call before it runs: a stall is only known once the step has run', () => {
+    // Two stalled steps of a call without a result: a third would stop the run once it ran, but refusing it is
+    // the business of the detectors that judge calls from their name and arguments.
+    const guard = guardWith({ threshold: 3, warnBefore: false });
+    for (let step = 0; step < 3; step++) expect(guard.check(calls(call('wait', { s: 1 }))).stop).toBe(false);
+    expect(guard.peek(calls(call('wait', { s: 1 }))).stop).toBe(true);
+    expect(guard.judgeCall(call('wait', { s: 1 }))).toEqual({ block: false });
+  });
+
   it('honours the threshold: N-1 continues, N stops', () => {
     expect(firstStop({ threshold: 4 }, [text('x'), text('x'), text('x')])).toBe(-1);
     expect(firstStop({ threshold: 4 }, [text('x'), text('x'), text('x'), text('x')])).toBe(3);

@@ -26,12 +26,13 @@ describe('createSharedOutcomes', () => {
 
   it('tells steps apart by their calls and index, not by the facts object the guard loads each step into', () => {
     const outcomes = createSharedOutcomes(undefined);
-    expect(outcomes.newness(factsOf(calls(found(1)), 0), true)).toEqual([true]);
-    const again = factsOf(calls(found(1)), 1);
-    expect(outcomes.newness(again, true)).toEqual([false]);
-    // The same calls at another index are another step.
-    const sameCalls = { ...again, index: 2, calls: again.calls } as StepFacts;
+    const first = factsOf(calls(found(1)), 0);
+    expect(outcomes.newness(first, true)).toEqual([true]);
+    // The same calls at another index are another step: asked anew, and the outcome is no longer new.
+    const sameCalls = { ...first, index: 1, calls: first.calls } as StepFacts;
     expect(outcomes.newness(sameCalls, true)).toEqual([false]);
+    // Other calls with the same outcome at the same index are another step too.
+    expect(outcomes.newness(factsOf(calls(found(1)), 1), true)).toEqual([false]);
     expect(outcomes.size()).toBe(1);
   });
 
