@@ -32,6 +32,12 @@ describe('answerShape', () => {
     expect(answerShape(`${'a'.repeat(half)}OTHER${'b'.repeat(half)}`)).toBe(answerShape(text));
   });
 
+  it('reads a text of exactly 8 KB whole, and one of a character more as its first and last 4 KB', () => {
+    const half = SHAPE_INPUT_LIMIT / 2;
+    expect(answerShape('x'.repeat(SHAPE_INPUT_LIMIT))).toBe('x'.repeat(SHAPE_INPUT_LIMIT));
+    expect(answerShape('x'.repeat(SHAPE_INPUT_LIMIT + 1))).toBe(`${'x'.repeat(half)}…${'x'.repeat(half)}`);
+  });
+
   it('keeps openers whose closer is on another line or too far away, scanning each stretch once', () => {
     const far = `"${'a'.repeat(300)}`;
     expect(answerShape(`${far}"`)).toBe(`${far}"`);
@@ -131,6 +137,21 @@ describe('isContentless', () => {
     }
     return true;
   }
+
+  it('takes a name of up to 64 characters for a tag, and no longer one', () => {
+    expect(isContentless(`<${'a'.repeat(64)}>`)).toBe(true);
+    expect(isContentless(`<${'a'.repeat(65)}>`)).toBe(false);
+    expect(isContentless(`</${'b'.repeat(64)}>`)).toBe(true);
+  });
+
+  it('reads a text of exactly 8 KB whole: a tag across its middle is a tag', () => {
+    const half = SHAPE_INPUT_LIMIT / 2;
+    const text = `${'.'.repeat(half - 3)}<output>${'.'.repeat(half - 5)}`;
+    expect(text).toHaveLength(SHAPE_INPUT_LIMIT);
+    expect(isContentless(text)).toBe(true);
+    // One character longer, the text is read as two parts, and the tag is cut by the end of the first.
+    expect(isContentless(`${text}.`)).toBe(false);
+  });
 
   it('reads a long text where it lies as it would read its first and last 4 KB joined by an ellipsis', () => {
     const half = SHAPE_INPUT_LIMIT / 2;
