@@ -139,7 +139,7 @@ const EXPLANATIONS: readonly { readonly missed: RegExp; readonly text: string }[
   },
   {
     missed: /check\(\) on the 2 KB step/,
-    text: '- **`check()` on the 2 KB step (target at most 1.2x the floor).** Reading the step costs at most the floor (`canonicalize` is faster than `safe-stable-stringify` on objects); what is added is the keyed SipHash-1-3 of the result's 2.3 KB canonical form for the outcome key, keeping the step and the outcome, and, as the `stagnation: false` row shows, a little for `stagnation`'s reading of the result's top-level keys and its window.',
+    text: "- **`check()` on the 2 KB step (target at most 1.2x the floor).** Reading the step costs at most the floor (`canonicalize` is faster than `safe-stable-stringify` on objects); what is added is the keyed SipHash-1-3 of the result's 2.3 KB canonical form for the outcome key, keeping the step and the outcome, and, as the `stagnation: false` row shows, a little for `stagnation`'s reading of the result's top-level keys and its window.",
   },
   {
     missed: /200 KB object result/,
