@@ -54,9 +54,25 @@ function bounded(text: string): string {
  * last: an earlier finding still at or after `from` is still the next one, so each stretch of text is searched once.
  */
 function nextOf(source: string, character: string, from: number, found: number): number {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: searching again finds the same place, only slower.
   if (found >= from) return found;
   const at = source.indexOf(character, from);
   return at === -1 ? source.length : at;
+}
+
+/**
+ * The next place at or after `from` where the shape may differ from the text (the text's length when there is none):
+ * a quote, `#`, whitespace that is not one space between other characters, or the start of a word holding a digit.
+ */
+function nextChange(source: string, from: number): number {
+  PLACE_THAT_CHANGES.lastIndex = from;
+  if (!PLACE_THAT_CHANGES.test(source)) return source.length;
+  let next = PLACE_THAT_CHANGES.lastIndex - 1;
+  if (kindOf(source.charCodeAt(next)) !== DIGIT) return next;
+  // Back to where the digit's word starts, but not before `from`: what precedes it is already in the shape (a token
+  // ending in hex digits may stand right before a word).
+  while (next > from && isWordCharacter(source.charCodeAt(next - 1))) next--;
+  return next;
 }
 
 /**
@@ -86,28 +102,20 @@ export function answerShape(text: string): string {
   let newline = -1;
   let carriageReturn = -1;
   let shape = '';
-  // Where the text not yet copied into the shape starts.
+  // Where the text not yet copied into the shape starts: everything from there to `index` is kept as it is.
   let copied = 0;
-  // Characters read in a row that are kept as they are; past a few dozen, the text is prose, which a native search skips.
-  let plain = 0;
   let index = 0;
-  while (index < length) {
-    if (plain > SKIP_FROM) {
-      plain = 0;
-      PLACE_THAT_CHANGES.lastIndex = index;
-      let next = PLACE_THAT_CHANGES.test(source) ? PLACE_THAT_CHANGES.lastIndex - 1 : length;
-      // A digit changes the whole word it is in: back to where that word starts, which is never before `index`.
-      if (kindOf(source.charCodeAt(next)) === DIGIT) while (next > index && isWordCharacter(source.charCodeAt(next - 1))) next--;
-      index = next;
-      if (index === length) break;
-    }
+  for (;;) {
+    // Past a few dozen characters kept in a row the text is prose, which a native search skips.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: when to search only changes speed: it stops at the next place that changes.
+    if (index - copied > SKIP_FROM) index = nextChange(source, index);
+    if (index >= length) break;
     const code = source.charCodeAt(index);
     const start = index++;
-    const kind = code === DOUBLE_QUOTE_CODE ? QUOTE : kindOf(code);
-    if (kind === KEPT) {
-      plain++;
-    } else if (kind === QUOTE) {
-      // A quotation ends at the first closer on its line; a line break before any closer ends none.
+    const kind = kindOf(code);
+    if (kind === QUOTE) {
+      // A quotation ends at the first closer on its line; a line break before any closer ends none. Both searches
+      // give the text's length when they find nothing, so a closer before either line break is in the text.
       newline = nextOf(source, '\n', index, newline);
       carriageReturn = nextOf(source, '\r', index, carriageReturn);
       let close: number;
@@ -116,35 +124,34 @@ export function answerShape(text: string): string {
         close = apostrophe = nextOf(source, "'", index, apostrophe);
         if (code === BACKTICK_CODE) close = Math.min(close, (backtick = nextOf(source, '`', index, backtick)));
       }
-      if (close < newline && close < carriageReturn && close < length && close - index <= MAX_QUOTE) {
-        shape += start > copied ? source.slice(copied, start) + '""' : '""';
+      if (close < newline && close < carriageReturn && close - index <= MAX_QUOTE) {
+        shape += source.slice(copied, start) + '""';
         index = close + 1;
         copied = index;
-        plain = 0;
-      } else plain++;
+      }
     } else if (kind === LETTER || kind === DIGIT) {
       let digit = kind === DIGIT;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end reads NaN, of no kind, which ends the loop too (far slower).
       for (; index < length; index++) {
         const next = kindOf(source.charCodeAt(index));
         if (next === DIGIT) digit = true;
         else if (next !== LETTER) break;
       }
       if (digit) {
-        shape += start > copied ? source.slice(copied, start) + '0' : '0';
+        shape += source.slice(copied, start) + '0';
         copied = index;
-        plain = 0;
-      } else plain += index - start;
+      }
     } else if (kind === SPACE) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: as above.
       while (index < length && kindOf(source.charCodeAt(index)) === SPACE) index++;
       if (code !== SPACE_CODE || index - start > 1) {
         shape += source.slice(copied, start) + ' ';
         copied = index;
-        plain = 0;
-      } else plain++;
-    } else {
+      }
+      // Stryker disable next-line ConditionalExpression: a token starts with "#": looking for one elsewhere finds none, only slower.
+    } else if (kind === HASH) {
       TOKEN.lastIndex = start;
       if (TOKEN.test(source)) index = TOKEN.lastIndex;
-      plain = 0;
     }
   }
   // In one piece: the shape is hashed and previewed, and each would otherwise walk its pieces anew.
@@ -160,10 +167,12 @@ function contentlessIn(text: string, from: number, to: number): boolean {
     const code = text.charCodeAt(index);
     if (code === LESS_THAN) {
       let end = index + 1;
-      if (end < to && text.charCodeAt(end) === SLASH) end++;
+      // A slash at `to` moves the name past the range, where the test below finds no tag.
+      if (text.charCodeAt(end) === SLASH) end++;
       const nameStart = end;
       while (end < to && end - nameStart < 64 && (isWordCharacter(text.charCodeAt(end)) || text.charCodeAt(end) === HYPHEN)) end++;
-      if (end > nameStart && end < to && isLetter(text.charCodeAt(nameStart)) && text.charCodeAt(end) === GREATER_THAN) index = end;
+      // A name starts with a letter, so it is not empty; the tag's `>` must be inside the range.
+      if (end < to && isLetter(text.charCodeAt(nameStart)) && text.charCodeAt(end) === GREATER_THAN) index = end;
     } else if (isLetter(code)) {
       return false;
     }
