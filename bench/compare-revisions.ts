@@ -7,6 +7,7 @@
  *   npx tsx bench/compare-revisions.ts b20e493 HEAD worktree    # "worktree" is the working tree's src/
  *   npx tsx bench/compare-revisions.ts b20e493 worktree --quick
  *   npx tsx bench/compare-revisions.ts 0d1223d^ 0d1223d --rounds=400   # more paired batches where the machine is noisy
+ *   npx tsx bench/compare-revisions.ts HEAD worktree --only=canonicalize,stableHash   # some groups only
  *
  * Not a `*.bench.ts`: `npm run bench` does not run it, and it writes nothing but its report to stdout.
  */
@@ -40,6 +41,7 @@ interface Revision {
 const repository = fileURLToPath(new URL('..', import.meta.url));
 const names = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
 const roundsGiven = process.argv.find((argument) => argument.startsWith('--rounds='));
+const onlyGiven = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length).split(',');
 if (names.length < 2) throw new Error('usage: npx tsx bench/compare-revisions.ts <revision> <revision>... ("worktree" for the working tree)');
 
 const scratch = mkdtempSync(join(tmpdir(), 'agent-loopguard-revisions-'));
@@ -108,7 +110,7 @@ const cases: Case[] = [
   ...inputs.map(([input, value]): Case => ({ group: 'canonicalize', input, run: (library) => () => library.canonicalize(value) })),
   ...inputs.map(([input, value]): Case => ({ group: 'stableHash', input, run: (library) => () => library.stableHash(value) })),
   ...checkSteps.map(([input, steps]): Case => ({ group: 'check()', input, run: checkEach(steps) })),
-];
+].filter((entry) => onlyGiven === undefined || onlyGiven.includes(entry.group));
 
 try {
   const revisions: Revision[] = [];
