@@ -148,8 +148,8 @@ export function answerShape(text: string): string {
         shape += source.slice(copied, start) + ' ';
         copied = index;
       }
-      // Stryker disable next-line ConditionalExpression: a token starts with "#": looking for one elsewhere finds none, only slower.
     } else if (kind === HASH) {
+      // Only here: a token starts with "#", so looking for one at any other character would find none, only slower.
       TOKEN.lastIndex = start;
       if (TOKEN.test(source)) index = TOKEN.lastIndex;
     }
