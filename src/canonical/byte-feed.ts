@@ -1,7 +1,7 @@
 import { littleEndianWords } from './little-endian-words.js';
 
 /** Bytes encoded per round: a long string is read a stretch at a time, so no copy of it is ever made whole. */
-const CHUNK_BYTES = 1 << 16;
+export const CHUNK_BYTES = 1 << 16;
 
 const encoder = new TextEncoder();
 
@@ -9,16 +9,16 @@ const encoder = new TextEncoder();
 export const HEX_BYTES: readonly string[] = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /**
- * A block hash's view of a string: the bytes go through one staging buffer a stretch at a time, every whole block is
- * handed to the hash's mixing function as 32-bit little-endian words, and the bytes of an unfinished block wait at
- * the front of the buffer for the next stretch (and, at the end, for the hash's own last block).
+ * A block hash's view of a string: the bytes go through one staging buffer a stretch at a time, the whole blocks at
+ * its front are handed to the hash's mixing function, and the bytes of an unfinished block wait at the front of the
+ * buffer for the next stretch (and, at the end, for the hash's own last block).
  */
 export interface ByteFeed {
   /** The staging buffer; after a feed, its first `tail` bytes are the unfinished block. */
   readonly bytes: Uint8Array;
   /** The same memory as 32-bit words, for the mixing function to read. */
   readonly words: Int32Array;
-  /** Makes the first `count` bytes (a multiple of 4) readable as little-endian words. */
+  /** Makes the first `count` bytes (a multiple of 4) readable as little-endian words, for a mixer in JavaScript. */
   readonly prepareWords: (count: number) => void;
   /** Bytes of the unfinished block left at the front by the last feed. */
   tail: number;
@@ -35,13 +35,14 @@ export interface ByteFeed {
 }
 
 /**
- * A feed with a buffer of its own: each hash keeps one, reused by every call, so hashing allocates nothing.
+ * A feed over a buffer reused by every call, so hashing allocates nothing.
  * @param blockBytes - the hash's block size, a multiple of 4 (8 for SipHash, 16 for MurmurHash3 x86_128)
- * @param mix - mixes the first `wordCount` words of `words`, all whole blocks
+ * @param mix - mixes the first `byteCount` bytes of the buffer, all whole blocks, as they are in memory (a mixer in
+ *   JavaScript reads them through `words` after `prepareWords`; WebAssembly reads memory little-endian anyway)
+ * @param buffer - where the bytes are staged, at least `CHUNK_BYTES + blockBytes` long (a block more, for the bytes of
+ *   an unfinished block carried to the next stretch); a new buffer of that size by default
  */
-export function createByteFeed(blockBytes: number, mix: (wordCount: number) => void): ByteFeed {
-  // The buffer keeps a block more for the bytes of an unfinished block carried to the next stretch.
-  const buffer = new ArrayBuffer(CHUNK_BYTES + blockBytes);
+export function createByteFeed(blockBytes: number, mix: (byteCount: number) => void, buffer = new ArrayBuffer(CHUNK_BYTES + blockBytes)): ByteFeed {
   const bytes = new Uint8Array(buffer);
   const words = new Int32Array(buffer);
   // One view per possible carry, so no stretch allocates.
@@ -52,8 +53,7 @@ export function createByteFeed(blockBytes: number, mix: (wordCount: number) => v
   /** Mixes every whole block of the first `filled` bytes and moves the rest to the front; returns how many moved. */
   function mixBuffered(filled: number): number {
     const whole = filled - (filled % blockBytes);
-    prepareWords(whole);
-    mix(whole >> 2);
+    mix(whole);
     bytes.copyWithin(0, whole, filled);
     return filled - whole;
   }

@@ -25,7 +25,10 @@ export const PUBLIC_SEEDS: LaneSeeds = [UTF8_SEED, UTF8_SEED, UTF8_SEED, UTF8_SE
 /** {@link hashText} with {@link PUBLIC_SEEDS}: the deterministic hash of `canonicalize` and `stableHash`. */
 export const publicHash: TextHash = (text) => hashText(text, PUBLIC_SEEDS);
 
-const feed = createByteFeed(16, mixBlocks);
+const feed = createByteFeed(16, (byteCount) => {
+  prepareWords(byteCount);
+  mixBlocks(byteCount >> 2);
+});
 const { bytes, words, prepareWords } = feed;
 
 /** Length of {@link hashText}'s result. */

@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SIPHASH_1_3, SIPHASH_2_4, type SipKey, sipHash } from '../../src/canonical/sip-hash.js';
+import { bestSipMixer, createSipHash, SIPHASH_1_3, SIPHASH_2_4, type SipHash, type SipKey, sipHash } from '../../src/canonical/sip-hash.js';
+import { createScriptSipMixer } from '../../src/canonical/sip-mixer.js';
+import { createWasmSipMixer } from '../../src/canonical/wasm-sip-mixer.js';
 import { hexOf, messageOf, referenceSipHash } from '../support/sip-hash-reference.js';
 import { SIPHASH_1_3_128_EMPTY, SIPHASH_1_3_64, SIPHASH_2_4_128, SIPHASH_2_4_64 } from '../support/sip-hash-vectors.js';
 
@@ -27,7 +30,14 @@ describe('the reference implementation used by these tests', () => {
   });
 });
 
-describe('sipHash', () => {
+const wasmMixer = createWasmSipMixer();
+if (wasmMixer === undefined) throw new Error('these tests expect a host with WebAssembly');
+const HASHES: readonly (readonly [string, SipHash])[] = [
+  ['in WebAssembly', createSipHash(wasmMixer)],
+  ['in JavaScript', createSipHash(createScriptSipMixer())],
+];
+
+describe.each(HASHES)('createSipHash with the mixer %s', (_, sipHash) => {
   it("gives the first 14 bytes of the reference implementation's SipHash-2-4-128 vectors", () => {
     for (const length of LENGTHS) expect(sipHash(textOfLength(length), KEY, SIPHASH_2_4)).toBe(SIPHASH_2_4_128[length]?.slice(0, 28));
   });
@@ -74,5 +84,30 @@ describe('sipHash', () => {
   it('depends on every word of the key', () => {
     const hashes = new Set([KEY, [KEY[0] ^ 1, KEY[1], KEY[2], KEY[3]], [KEY[0], KEY[1] ^ 1, KEY[2], KEY[3]], [KEY[0], KEY[1], KEY[2] ^ 1, KEY[3]], [KEY[0], KEY[1], KEY[2], KEY[3] ^ 1]].map((key) => sipHash('text', key as unknown as SipKey)));
     expect(hashes.size).toBe(5);
+  });
+});
+
+describe('sipHash', () => {
+  it('runs in WebAssembly where the host has it, and gives what both mixers give', () => {
+    expect(bestSipMixer().kind).toBe('wasm');
+    const script = createSipHash(createScriptSipMixer());
+    for (const text of ['', 'a', 'x'.repeat(70_000), '\ud800z']) expect(sipHash(text, KEY)).toBe(script(text, KEY));
+    expect(sipHash('text', KEY, SIPHASH_2_4)).toBe(script('text', KEY, SIPHASH_2_4));
+  });
+
+  it('picks the mixer in JavaScript on a host without WebAssembly', () => {
+    expect(bestSipMixer({}).kind).toBe('script');
+  });
+
+  it('falls back to JavaScript in a process without WebAssembly (node --jitless)', () => {
+    const program = `import('./src/canonical/sip-hash.ts').then((module) => console.log(module.bestSipMixer().kind, module.sipHash('abc', [1, 2, 3, 4])))`;
+    const result = spawnSync(process.execPath, ['--jitless', '--import', 'tsx', '--input-type=module', '-e', program], { encoding: 'utf8' });
+    expect(result.stdout.trim()).toBe(`script ${sipHash('abc', [1, 2, 3, 4])}`);
+  });
+
+  it('keeps the state of the two mixers apart: hashes interleaved give what each gives alone', () => {
+    const script = createSipHash(createScriptSipMixer());
+    const alone = [sipHash('first', KEY), script('second', KEY)];
+    expect([sipHash('first', KEY), script('second', KEY)]).toEqual(alone);
   });
 });
