@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { measureEntry } from '../scripts/size-budget.js';
-import { guardStep, smallStep } from './fixtures.js';
+import { guardStep, largeObjectStep, longTextStep, smallStep } from './fixtures.js';
 import { CLOCK_NAME, QUICK, clock, median, middleHalf, warmUp } from './harness.js';
 import { inputs } from './inputs.js';
 import { importBundled, type GuardOptions, type GuardStep } from './library.js';
@@ -85,6 +85,9 @@ const CYCLE = 10_000;
 const checkSteps: readonly (readonly [string, readonly GuardStep[]])[] = [
   ['small step', Array.from({ length: CYCLE }, (_, stepNumber) => smallStep(stepNumber))],
   ['2 KB step', Array.from({ length: CYCLE }, (_, stepNumber) => guardStep(stepNumber))],
+  // As in check-floor.bench.ts: 64 distinct steps each, as their results are large.
+  ['200 KB string result', Array.from({ length: 64 }, (_, stepNumber) => longTextStep(stepNumber))],
+  ['200 KB object result', Array.from({ length: 64 }, (_, stepNumber) => largeObjectStep(stepNumber))],
 ];
 
 /** check() with default options and `maxSteps: false`, cycling through the steps on a guard made anew per cycle. */

@@ -6,6 +6,8 @@ import { jsonReferenceForm, nearMiss } from '../support/json-equality.js';
 import { reorderKeys } from '../support/reorder-keys.js';
 import { type ReadLimits, DEFAULT_LIMITS } from '../../src/canonical/limits.js';
 import { PUBLIC_SEEDS, hashText, publicHash } from '../../src/canonical/murmur-hash.js';
+import { createSipHash, type SipKey, sipHash, SIPHASH_2_4 } from '../../src/canonical/sip-hash.js';
+import { createScriptSipMixer } from '../../src/canonical/sip-mixer.js';
 import { StepReader } from '../../src/canonical/step-reader.js';
 import { Walker } from '../../src/canonical/walker.js';
 import { anyValue, bigIntAround, crossRealmPair, richValue, stepWithSharedParts, tieReferences } from './arbitraries.js';
@@ -285,6 +287,22 @@ describe('giants, with the limits scaled down', () => {
         expect(read(left) === read(right)).toBe(left === right);
       }),
       fuzzParameters(2000),
+    );
+  });
+
+  it('hash every string alike with the mixer in WebAssembly and the one in JavaScript, across stretch boundaries', () => {
+    const script = createSipHash(createScriptSipMixer());
+    // Stretches are 65,536 bytes: repeats of short pieces cross them at every offset within a block.
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 600 }),
+      fc.tuple(fc.string({ unit: 'binary', minLength: 1, maxLength: 7 }), fc.integer({ min: 9_000, max: 70_000 })).map(([piece, count]) => piece.repeat(count)),
+    );
+    fc.assert(
+      fc.property(text, fc.tuple(fc.integer(), fc.integer(), fc.integer(), fc.integer()), fc.boolean(), (value, key: SipKey, strong) => {
+        const rounds = strong ? SIPHASH_2_4 : undefined;
+        expect(sipHash(value, key, rounds)).toBe(script(value, key, rounds));
+      }),
+      fuzzParameters(300),
     );
   });
 });
