@@ -2,7 +2,8 @@
    Byte indices stay within the output. The strict config forbids `!`; a cast says it. */
 import { createByteFeed, HEX_BYTES } from './byte-feed.js';
 import { createScriptSipMixer, type SipMixer } from './sip-mixer.js';
-import { createWasmSipMixer, type WasmHost } from './wasm-sip-mixer.js';
+import type { WasmHost } from './wasm-instance.js';
+import { createWasmSipMixer } from './wasm-sip-mixer.js';
 import { isWellFormed } from './well-formed.js';
 
 /**

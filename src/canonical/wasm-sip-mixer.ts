@@ -1,5 +1,6 @@
 import { CHUNK_BYTES } from './byte-feed.js';
 import type { SipMixer } from './sip-mixer.js';
+import { instantiateWasm, type WasmHost } from './wasm-instance.js';
 
 /** Pages of 64 KiB in the module's memory: the byte feed's buffer, then a zero word, then the output. */
 export const MEMORY_PAGES = 2;
@@ -29,15 +30,6 @@ const MODULE: readonly number[] = [
   0, 16, 1, 65, 152, 128, 4, 35, 0, 35, 1, 133, 35, 2, 133, 35, 3, 133, 55, 3, 0, 11,
 ];
 
-/** The part of a global object the mixer needs: WebAssembly, typed only as far as it is used. */
-export interface WasmHost {
-  /** Absent where the host runs without it (Node with `--jitless`, say). */
-  readonly WebAssembly?: {
-    readonly Module: new (bytes: Uint8Array) => object;
-    readonly Instance: new (module: object) => { readonly exports: object };
-  };
-}
-
 interface SipExports {
   readonly memory: { readonly buffer: ArrayBuffer };
   readonly begin: SipMixer['begin'];
@@ -53,14 +45,8 @@ interface SipExports {
  *   security policy, some edge runtimes)
  */
 export function createWasmSipMixer(host: WasmHost = globalThis as WasmHost): SipMixer | undefined {
-  const wasm = host.WebAssembly;
-  if (wasm === undefined) return undefined;
-  let exports: SipExports;
-  try {
-    exports = new wasm.Instance(new wasm.Module(Uint8Array.from(MODULE))).exports as SipExports;
-  } catch {
-    return undefined;
-  }
+  const exports = instantiateWasm(MODULE, host) as SipExports | undefined;
+  if (exports === undefined) return undefined;
   const bytes = new Uint8Array(exports.memory.buffer);
   return {
     kind: 'wasm',

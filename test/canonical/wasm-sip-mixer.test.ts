@@ -1,29 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNK_BYTES } from '../../src/canonical/byte-feed.js';
 import { createScriptSipMixer } from '../../src/canonical/sip-mixer.js';
-import { createWasmSipMixer, MEMORY_PAGES, OUTPUT_OFFSET, type WasmHost, ZERO_OFFSET } from '../../src/canonical/wasm-sip-mixer.js';
+import { createWasmSipMixer, MEMORY_PAGES, OUTPUT_OFFSET, ZERO_OFFSET } from '../../src/canonical/wasm-sip-mixer.js';
 import { sipMixerModule } from '../../scripts/sip-mixer-module.js';
-
-const realWasm = (globalThis as WasmHost).WebAssembly;
-if (realWasm === undefined) throw new Error('these tests expect a host with WebAssembly');
-const { Module, Instance } = realWasm;
-
-/** Records the bytes compiled, and compiles them with the real WebAssembly. */
-function recordingHost(): { host: WasmHost; compiled: Uint8Array[] } {
-  const compiled: Uint8Array[] = [];
-  const host: WasmHost = {
-    WebAssembly: {
-      Module: class extends Module {
-        constructor(bytes: Uint8Array) {
-          compiled.push(bytes);
-          super(bytes);
-        }
-      },
-      Instance,
-    },
-  };
-  return { host, compiled };
-}
+import { recordingHost, refusingHost } from '../support/wasm-hosts.js';
 
 describe('createWasmSipMixer', () => {
   it('compiles exactly the module scripts/sip-mixer-module.ts emits', () => {
@@ -81,17 +61,6 @@ describe('createWasmSipMixer', () => {
   });
 
   it('is undefined where the host refuses to compile (a content security policy, say)', () => {
-    const refusing: WasmHost = {
-      WebAssembly: {
-        Module: class extends Module {
-          constructor(bytes: Uint8Array) {
-            if (bytes.length > 0) throw new Error('WebAssembly.Module(): Wasm code generation disallowed by embedder');
-            super(bytes);
-          }
-        },
-        Instance,
-      },
-    };
-    expect(createWasmSipMixer(refusing)).toBeUndefined();
+    expect(createWasmSipMixer(refusingHost)).toBeUndefined();
   });
 });

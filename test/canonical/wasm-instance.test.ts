@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { instantiateWasm } from '../../src/canonical/wasm-instance.js';
+import { recordingHost, refusingHost } from '../support/wasm-hosts.js';
+
+/** The smallest module that exports something: one memory of one page, exported as `memory`. */
+const MEMORY_ONLY = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x05, 0x03, 0x01, 0x00, 0x01, 0x07, 0x0a, 0x01, 0x06, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 0x02, 0x00];
+
+describe('instantiateWasm', () => {
+  it('compiles the bytes given and returns the instance’s exports', () => {
+    const { host, compiled } = recordingHost();
+    const exports = instantiateWasm(MEMORY_ONLY, host) as { memory: { buffer: ArrayBuffer } } | undefined;
+    expect([...(compiled[0] ?? [])]).toEqual(MEMORY_ONLY);
+    expect(exports?.memory.buffer.byteLength).toBe(65_536);
+  });
+
+  it('is undefined on a host without WebAssembly', () => {
+    expect(instantiateWasm(MEMORY_ONLY, {})).toBeUndefined();
+  });
+
+  it('is undefined where the host refuses to compile, and for bytes that are no module', () => {
+    expect(instantiateWasm(MEMORY_ONLY, refusingHost)).toBeUndefined();
+    expect(instantiateWasm([0x00, 0x61, 0x73, 0x6d, 0x02], recordingHost().host)).toBeUndefined();
+  });
+});
