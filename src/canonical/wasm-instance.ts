@@ -16,12 +16,14 @@ export interface WasmHost {
  *   security policy, some edge runtimes)
  */
 export function instantiateWasm(bytes: readonly number[], host: WasmHost): object | undefined {
+  let exports: object | undefined;
   try {
-    // Without WebAssembly, reading `Module` of undefined throws, and the host is answered as one that refuses it.
     // eslint-disable-next-line @typescript-eslint/non-nullable-type-assertion-style -- the strict config forbids `!`; a cast says it.
     const wasm = host.WebAssembly as NonNullable<WasmHost['WebAssembly']>;
-    return new wasm.Instance(new wasm.Module(Uint8Array.from(bytes))).exports;
+    exports = new wasm.Instance(new wasm.Module(Uint8Array.from(bytes))).exports;
   } catch {
-    return undefined;
+    // Without WebAssembly, reading `Module` of undefined threw; or the host refused to compile. Either way there are no
+    // exports, and the caller does its arithmetic in JavaScript.
   }
+  return exports;
 }
