@@ -5,7 +5,7 @@ import { HOSTILE_FACTORIES } from '../support/hostile-values.js';
 import { jsonReferenceForm, nearMiss } from '../support/json-equality.js';
 import { reorderKeys } from '../support/reorder-keys.js';
 import { type ReadLimits, DEFAULT_LIMITS } from '../../src/canonical/limits.js';
-import { PUBLIC_SEEDS, hashText, publicHash } from '../../src/canonical/murmur-hash.js';
+import { createMurmurHash, PUBLIC_SEEDS, hashText, publicHash } from '../../src/canonical/murmur-hash.js';
 import { createSipHash, type SipKey, sipHash, SIPHASH_2_4 } from '../../src/canonical/sip-hash.js';
 import { createScriptSipMixer } from '../../src/canonical/sip-mixer.js';
 import { StepReader } from '../../src/canonical/step-reader.js';
@@ -290,8 +290,9 @@ describe('giants, with the limits scaled down', () => {
     );
   });
 
-  it('hash every string alike with the mixer in WebAssembly and the one in JavaScript, across stretch boundaries', () => {
+  it('hash every string alike in WebAssembly and in JavaScript, SipHash and MurmurHash3, across stretch boundaries', () => {
     const script = createSipHash(createScriptSipMixer());
+    const scriptMurmur = createMurmurHash(undefined);
     // Stretches are 65,536 bytes: repeats of short pieces cross them at every offset within a block.
     const text = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 600 }),
@@ -301,6 +302,7 @@ describe('giants, with the limits scaled down', () => {
       fc.property(text, fc.tuple(fc.integer(), fc.integer(), fc.integer(), fc.integer()), fc.boolean(), (value, key: SipKey, strong) => {
         const rounds = strong ? SIPHASH_2_4 : undefined;
         expect(sipHash(value, key, rounds)).toBe(script(value, key, rounds));
+        expect(hashText(value, key)).toBe(scriptMurmur(value, key));
       }),
       fuzzParameters(300),
     );
