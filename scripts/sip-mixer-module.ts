@@ -2,6 +2,7 @@
 // written out instruction by instruction. A test checks that the bytes in src/ are exactly what this emits. After a
 // change, run `npx tsx scripts/sip-mixer-module.ts` and paste what it prints.
 import { pathToFileURL } from 'node:url';
+import { OUTPUT_128, SECOND_HALF } from '../src/canonical/sip-mixer.js';
 import { MEMORY_PAGES, OUTPUT_OFFSET, ZERO_OFFSET } from '../src/canonical/wasm-sip-mixer.js';
 import {
   block,
@@ -59,7 +60,7 @@ function beginBody(): Bytes {
     ...join(0, 1, 4),
     ...join(2, 3, 5),
     ...start(0, 4, 0x736f6d6570736575n),
-    ...start(1, 5, 0x646f72616e646f6dn ^ 0xeen),
+    ...start(1, 5, 0x646f72616e646f6dn ^ BigInt(OUTPUT_128)),
     ...start(2, 4, 0x6c7967656e657261n),
     ...start(3, 5, 0x7465646279746573n),
     ...end,
@@ -156,7 +157,7 @@ function finishBody(): Bytes {
     ...i64Xor,
     ...i64Store,
   ];
-  return [...flip(2, 0xeen), ...rounds, ...store(OUTPUT_OFFSET), ...flip(1, 0xddn), ...rounds, ...store(OUTPUT_OFFSET + 8), ...end];
+  return [...flip(2, BigInt(OUTPUT_128)), ...rounds, ...store(OUTPUT_OFFSET), ...flip(1, BigInt(SECOND_HALF)), ...rounds, ...store(OUTPUT_OFFSET + 8), ...end];
 }
 
 /**

@@ -7,23 +7,32 @@ export interface WasmHost {
   };
 }
 
+/** An instance of one of the project's modules: its memory as bytes, and its exported functions. */
+export interface WasmInstance<Functions> {
+  /** The exported memory `memory`. None of the modules grows it, so this view stays valid. */
+  readonly bytes: Uint8Array;
+  /** The exports, typed as the module's source in scripts/ declares them. */
+  readonly functions: Functions;
+}
+
 /**
  * An instance of one of the project's own modules, compiled synchronously (they are a few hundred bytes, well under
  * the size browsers allow compiling on the main thread).
- * @param bytes - the module
+ * @param bytes - the module, which exports its memory as `memory`
  * @param host - the global object, or a stand-in in tests
- * @returns its exports, or `undefined` where the host has no WebAssembly or refuses to compile it (a page's content
+ * @returns the instance, or `undefined` where the host has no WebAssembly or refuses to compile it (a page's content
  *   security policy, some edge runtimes)
  */
-export function instantiateWasm(bytes: readonly number[], host: WasmHost): object | undefined {
-  let exports: object | undefined;
+export function instantiateWasm<Functions>(bytes: readonly number[], host: WasmHost = globalThis as WasmHost): WasmInstance<Functions> | undefined {
+  let instance: WasmInstance<Functions> | undefined;
   try {
     // eslint-disable-next-line @typescript-eslint/non-nullable-type-assertion-style -- the strict config forbids `!`; a cast says it.
     const wasm = host.WebAssembly as NonNullable<WasmHost['WebAssembly']>;
-    exports = new wasm.Instance(new wasm.Module(Uint8Array.from(bytes))).exports;
+    const exports = new wasm.Instance(new wasm.Module(Uint8Array.from(bytes))).exports as Functions & { readonly memory: { readonly buffer: ArrayBuffer } };
+    instance = { bytes: new Uint8Array(exports.memory.buffer), functions: exports };
   } catch {
-    // Without WebAssembly, reading `Module` of undefined threw; or the host refused to compile. Either way there are no
-    // exports, and the caller does its arithmetic in JavaScript.
+    // Without WebAssembly, reading `Module` of undefined threw; or the host refused to compile. Either way there is no
+    // instance, and the caller does its arithmetic in JavaScript.
   }
-  return exports;
+  return instance;
 }

@@ -39,21 +39,14 @@ export interface WasmMurmurBlocks {
   readonly lanes: () => void;
 }
 
-interface MurmurExports {
-  readonly memory: { readonly buffer: ArrayBuffer };
-  readonly begin: WasmMurmurBlocks['begin'];
-  readonly mix: WasmMurmurBlocks['mix'];
-  readonly lanes: WasmMurmurBlocks['lanes'];
-}
-
 /**
- * The block loop in WebAssembly: about twice as fast as in JavaScript on long texts. Its memory never grows, so views
- * of it stay valid.
+ * The block loop in WebAssembly: about twice as fast as in JavaScript on long texts.
  * @param host - the global object, or a stand-in in tests
  * @returns the block loop, or `undefined` where the host has no WebAssembly or refuses to compile it
  */
-export function createWasmMurmurBlocks(host: WasmHost = globalThis as WasmHost): WasmMurmurBlocks | undefined {
-  const exports = instantiateWasm(MODULE, host) as MurmurExports | undefined;
-  if (exports === undefined) return undefined;
-  return { bytes: new Uint8Array(exports.memory.buffer), begin: exports.begin, mix: exports.mix, lanes: exports.lanes };
+export function createWasmMurmurBlocks(host?: WasmHost): WasmMurmurBlocks | undefined {
+  const instance = instantiateWasm<Omit<WasmMurmurBlocks, 'bytes'>>(MODULE, host);
+  if (instance === undefined) return undefined;
+  const { bytes, functions } = instance;
+  return { bytes, begin: functions.begin, mix: functions.mix, lanes: functions.lanes };
 }

@@ -6,11 +6,12 @@ import { recordingHost, refusingHost } from '../support/wasm-hosts.js';
 const MEMORY_ONLY = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x05, 0x03, 0x01, 0x00, 0x01, 0x07, 0x0a, 0x01, 0x06, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 0x02, 0x00];
 
 describe('instantiateWasm', () => {
-  it('compiles the bytes given and returns the instance’s exports', () => {
+  it('compiles the bytes given and returns the instance’s exports, its memory as bytes', () => {
     const { host, compiled } = recordingHost();
-    const exports = instantiateWasm(MEMORY_ONLY, host) as { memory: { buffer: ArrayBuffer } } | undefined;
+    const instance = instantiateWasm<{ memory: { buffer: ArrayBuffer } }>(MEMORY_ONLY, host);
     expect([...(compiled[0] ?? [])]).toEqual(MEMORY_ONLY);
-    expect(exports?.memory.buffer.byteLength).toBe(65_536);
+    expect(instance?.functions.memory.buffer.byteLength).toBe(65_536);
+    expect(instance?.bytes.buffer).toBe(instance?.functions.memory.buffer);
   });
 
   it('is undefined on a host without WebAssembly', () => {
