@@ -21,18 +21,18 @@ import { Walker } from './walker.js';
  * kinds: compare keys of one kind with each other only.
  */
 export class StepReader {
-  private readonly walker: Walker;
-  private readonly hash: TextHash;
-  private readonly limits: ReadLimits;
+  readonly #walker: Walker;
+  readonly #hash: TextHash;
+  readonly #limits: ReadLimits;
 
   /**
    * @param hashKey - the guard's key (`createHashKey`, or one restored from a snapshot)
    * @param limits - the cut-offs; the documented defaults unless a test says otherwise
    */
   constructor(hashKey: HashKey, limits: ReadLimits = DEFAULT_LIMITS) {
-    this.hash = hashOfKey(hashKey);
-    this.limits = limits;
-    this.walker = new Walker(limits, this.hash);
+    this.#hash = hashOfKey(hashKey);
+    this.#limits = limits;
+    this.#walker = new Walker(limits, this.#hash);
   }
 
   /**
@@ -42,7 +42,7 @@ export class StepReader {
    * @returns the form
    */
   form(value: unknown): string {
-    return this.walker.read(value, this.limits.longStringLength);
+    return this.#walker.read(value, this.#limits.longStringLength);
   }
 
   /**
@@ -52,7 +52,7 @@ export class StepReader {
    * @returns the key
    */
   formKey(form: string): string {
-    return formKeyWith(form, this.hash);
+    return formKeyWith(form, this.#hash);
   }
 
   /**
@@ -64,7 +64,7 @@ export class StepReader {
    * @returns the key
    */
   key(value: unknown): string {
-    return formKeyWith(this.rawForm(value), this.hash);
+    return formKeyWith(this.rawForm(value), this.#hash);
   }
 
   /**
@@ -74,7 +74,7 @@ export class StepReader {
    * @returns the form
    */
   rawForm(value: unknown): string {
-    return this.walker.read(value, this.limits.rawStringLength);
+    return this.#walker.read(value, this.#limits.rawStringLength);
   }
 
   /**
@@ -84,7 +84,7 @@ export class StepReader {
    * @returns the key
    */
   stringKey(text: string): string {
-    return stringKeyWith(text, this.hash);
+    return stringKeyWith(text, this.#hash);
   }
 
   /**
@@ -92,16 +92,16 @@ export class StepReader {
    * member by member (see `Walker.topKeys`); `undefined` otherwise. Every key of that form's top level is one of them.
    */
   get topKeys(): readonly string[] | undefined {
-    return this.walker.topKeys;
+    return this.#walker.topKeys;
   }
 
   /** How many of this reader's reads were cut short (their form ends with `[Truncated]`). */
   get truncated(): number {
-    return this.walker.truncatedReads;
+    return this.#walker.truncatedReads;
   }
 
   /** Whether the step's own budget, of values or of characters, is spent: every further read is `[Truncated]`. */
   get budgetSpent(): boolean {
-    return this.walker.stepBudgetSpent;
+    return this.#walker.stepBudgetSpent;
   }
 }

@@ -54,9 +54,9 @@ export function bigIntBound(bits: number): bigint {
  * than hashing it would take.
  */
 export class RecentTokens {
-  private readonly values: (string | bigint | undefined)[] = [];
-  private readonly tokens: string[] = [];
-  private next = 0;
+  readonly #values: (string | bigint | undefined)[] = [];
+  readonly #tokens: string[] = [];
+  #next = 0;
 
   /**
    * The token remembered for a value.
@@ -64,8 +64,8 @@ export class RecentTokens {
    * @returns its token, or `undefined`
    */
   find(value: string | bigint): string | undefined {
-    const index = this.values.indexOf(value);
-    return index === -1 ? undefined : this.tokens[index];
+    const index = this.#values.indexOf(value);
+    return index === -1 ? undefined : this.#tokens[index];
   }
 
   /**
@@ -74,9 +74,9 @@ export class RecentTokens {
    * @param token - its token
    */
   remember(value: string | bigint, token: string): void {
-    this.values[this.next] = value;
-    this.tokens[this.next] = token;
-    this.next = (this.next + 1) % RECENT_TOKENS;
+    this.#values[this.#next] = value;
+    this.#tokens[this.#next] = token;
+    this.#next = (this.#next + 1) % RECENT_TOKENS;
   }
 }
 

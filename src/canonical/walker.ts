@@ -71,26 +71,26 @@ const REMEMBER_FROM_CHARACTERS = 1024;
  * change while a walker reads them: getters and `toJSON` of a remembered object are not called again.
  */
 export class Walker {
-  private readonly limits: ReadLimits;
-  private readonly hash: TextHash;
-  private readonly remembers: boolean;
-  private readonly longStringLength: number;
-  private stepValues: number;
-  private stepCharacters: number;
-  private values = 0;
-  private characters = 0;
-  private cut = false;
-  private tokenFrom = 0;
+  readonly #limits: ReadLimits;
+  readonly #hash: TextHash;
+  readonly #remembers: boolean;
+  readonly #longStringLength: number;
+  #stepValues: number;
+  #stepCharacters: number;
+  #values = 0;
+  #characters = 0;
+  #cut = false;
+  #tokenFrom = 0;
   /** Marks written that tie a form to its place: cycles, depth cuts, unreadable values. */
-  private marks = 0;
-  private deepest = 0;
-  private readonly ancestors: object[] = [];
-  private memo: Map<object, Remembered> | undefined;
+  #marks = 0;
+  #deepest = 0;
+  readonly #ancestors: object[] = [];
+  #memo: Map<object, Remembered> | undefined;
   // Made when first needed: most reads remember no form and meet no long string, and a walker is made per call.
-  private memos: Map<number, Map<object, Remembered>> | undefined;
-  private recentTokens: RecentTokens | undefined;
+  #memos: Map<number, Map<object, Remembered>> | undefined;
+  #recentTokens: RecentTokens | undefined;
   /** Whether the last cut was for want of characters rather than values. */
-  private cutForCharacters = false;
+  #cutForCharacters = false;
   /** How many reads were cut short by a budget. */
   truncatedReads = 0;
   /** Whether a read was cut short because the step had less left than one value may spend. */
@@ -109,12 +109,12 @@ export class Walker {
    * @param remembers - whether forms are remembered; `false` only to show that remembering changes no form
    */
   constructor(limits: ReadLimits, hash: TextHash, remembers = true) {
-    this.limits = limits;
-    this.hash = hash;
-    this.remembers = remembers;
-    this.longStringLength = limits.longStringLength;
-    this.stepValues = limits.stepValues;
-    this.stepCharacters = limits.stepCharacters;
+    this.#limits = limits;
+    this.#hash = hash;
+    this.#remembers = remembers;
+    this.#longStringLength = limits.longStringLength;
+    this.#stepValues = limits.stepValues;
+    this.#stepCharacters = limits.stepCharacters;
   }
 
   /**
@@ -124,37 +124,37 @@ export class Walker {
    * @returns the form
    */
   read(value: unknown, tokenFrom: number): string {
-    this.start(tokenFrom);
-    const values = this.values;
-    const characters = this.characters;
+    this.#start(tokenFrom);
+    const values = this.#values;
+    const characters = this.#characters;
     let form: string;
     try {
-      form = this.writeCounted(value, 0);
+      form = this.#writeCounted(value, 0);
     } catch {
       // Nothing in a read is known to throw; this is the last line that keeps a read from ever doing so.
-      form = this.unreadable();
+      form = this.#unreadable();
     } finally {
       // Let go of the value, so a walker kept for later reads does not keep it alive.
-      this.ancestors.length = 0;
+      this.#ancestors.length = 0;
     }
-    this.stepValues -= values - this.values;
-    this.stepCharacters -= characters - this.characters;
-    if (this.cut) {
+    this.#stepValues -= values - this.#values;
+    this.#stepCharacters -= characters - this.#characters;
+    if (this.#cut) {
       this.truncatedReads++;
-      const stepLimited = this.cutForCharacters ? characters < this.limits.maxCharacters : values < this.limits.maxValues;
+      const stepLimited = this.#cutForCharacters ? characters < this.#limits.maxCharacters : values < this.#limits.maxValues;
       if (stepLimited) this.stepBudgetSpent = true;
     }
     return form;
   }
 
   /** Sets up a read: its budget, the smaller of the per-value limits and what the step has left. */
-  private start(tokenFrom: number): void {
-    this.values = Math.min(this.limits.maxValues, this.stepValues);
-    this.characters = Math.min(this.limits.maxCharacters, this.stepCharacters);
-    this.cut = false;
+  #start(tokenFrom: number): void {
+    this.#values = Math.min(this.#limits.maxValues, this.#stepValues);
+    this.#characters = Math.min(this.#limits.maxCharacters, this.#stepCharacters);
+    this.#cut = false;
     this.topKeys = undefined;
-    this.tokenFrom = tokenFrom;
-    this.memo = this.memos?.get(tokenFrom);
+    this.#tokenFrom = tokenFrom;
+    this.#memo = this.#memos?.get(tokenFrom);
   }
 
   /**
@@ -164,51 +164,51 @@ export class Walker {
    * @returns its form
    */
   quote(text: string): string {
-    if (text.length <= this.tokenFrom) return jsonQuote(text);
-    const recentTokens = (this.recentTokens ??= new RecentTokens());
+    if (text.length <= this.#tokenFrom) return jsonQuote(text);
+    const recentTokens = (this.#recentTokens ??= new RecentTokens());
     let token = recentTokens.find(text);
     if (token === undefined) {
-      token = stringToken(text, this.hash);
+      token = stringToken(text, this.#hash);
       recentTokens.remember(text, token);
     }
     return token;
   }
 
-  private unreadable(): string {
-    this.marks++;
+  #unreadable(): string {
+    this.#marks++;
     return unreadablePlaceholder();
   }
 
   /** Ends the read: the value about to be written is replaced by the marker, and nothing follows it. */
-  private truncate(): string {
-    this.cut = true;
-    this.cutForCharacters = false;
+  #truncate(): string {
+    this.#cut = true;
+    this.#cutForCharacters = false;
     return TRUNCATED_MARKER;
   }
 
   /** Spends the characters of a text, or cuts the read when they are not left. */
-  private afford(length: number): boolean {
-    const cost = length < this.longStringLength ? length : this.longStringLength;
-    if (cost > this.characters) {
-      this.cut = true;
-      this.cutForCharacters = true;
+  #afford(length: number): boolean {
+    const cost = length < this.#longStringLength ? length : this.#longStringLength;
+    if (cost > this.#characters) {
+      this.#cut = true;
+      this.#cutForCharacters = true;
       return false;
     }
-    this.characters -= cost;
+    this.#characters -= cost;
     return true;
   }
 
   /** Writes one counted value: the place where the value budget is spent. */
-  private writeCounted(value: unknown, depth: number): string {
-    if (this.values === 0) return this.truncate();
-    this.values--;
-    return typeof value === 'object' && value !== null ? this.writeObject(value, depth, true) : this.writePrimitive(value);
+  #writeCounted(value: unknown, depth: number): string {
+    if (this.#values === 0) return this.#truncate();
+    this.#values--;
+    return typeof value === 'object' && value !== null ? this.#writeObject(value, depth, true) : this.#writePrimitive(value);
   }
 
-  private writePrimitive(value: unknown): string {
+  #writePrimitive(value: unknown): string {
     switch (typeof value) {
       case 'string':
-        return this.writeString(value);
+        return this.#writeString(value);
       case 'number':
         // As JSON writes finite numbers (-0 as 0), and NaN, Infinity, -Infinity by name.
         return String(value);
@@ -217,129 +217,129 @@ export class Walker {
       case 'undefined':
         return 'undefined';
       case 'bigint':
-        return this.writeBigInt(value);
+        return this.#writeBigInt(value);
       case 'symbol':
-        return value === UNREADABLE ? this.unreadable() : this.writeSymbol(value);
+        return value === UNREADABLE ? this.#unreadable() : this.#writeSymbol(value);
       case 'function':
-        return this.writeFunction(value);
+        return this.#writeFunction(value);
       default:
         return 'null';
     }
   }
 
-  private writeString(text: string): string {
-    return this.afford(text.length) ? this.quote(text) : TRUNCATED_MARKER;
+  #writeString(text: string): string {
+    return this.#afford(text.length) ? this.quote(text) : TRUNCATED_MARKER;
   }
 
-  private writeBigInt(value: bigint): string {
-    const bound = bigIntBound(this.limits.maxBigIntBits);
+  #writeBigInt(value: bigint): string {
+    const bound = bigIntBound(this.#limits.maxBigIntBits);
     if (value < bound && value > -bound) {
       const digits = value.toString();
-      return this.afford(digits.length) ? digits + 'n' : TRUNCATED_MARKER;
+      return this.#afford(digits.length) ? digits + 'n' : TRUNCATED_MARKER;
     }
     // Costs as much as its decimal digits at the limit would: converting and hashing it is linear in its length.
-    if (!this.afford(this.limits.maxBigIntBits / 4)) return TRUNCATED_MARKER;
-    const recentTokens = (this.recentTokens ??= new RecentTokens());
+    if (!this.#afford(this.#limits.maxBigIntBits / 4)) return TRUNCATED_MARKER;
+    const recentTokens = (this.#recentTokens ??= new RecentTokens());
     let token = recentTokens.find(value);
     if (token === undefined) {
-      token = bigIntToken(value, this.hash);
+      token = bigIntToken(value, this.#hash);
       recentTokens.remember(value, token);
     }
     return token;
   }
 
-  private writeSymbol(value: symbol): string {
+  #writeSymbol(value: symbol): string {
     const description = symbolDescription.call(value);
     if (description === undefined) return 'Symbol()';
-    return this.afford(description.length) ? 'Symbol(' + this.quote(description) + ')' : TRUNCATED_MARKER;
+    return this.#afford(description.length) ? 'Symbol(' + this.quote(description) + ')' : TRUNCATED_MARKER;
   }
 
-  private writeFunction(value: unknown): string {
+  #writeFunction(value: unknown): string {
     const name = readProperty(value, 'name');
-    if (name === UNREADABLE) return this.unreadable();
+    if (name === UNREADABLE) return this.#unreadable();
     const text = typeof name === 'string' ? name : '';
-    return this.afford(text.length) ? 'Function(' + this.quote(text) + ')' : TRUNCATED_MARKER;
+    return this.#afford(text.length) ? 'Function(' + this.quote(text) + ')' : TRUNCATED_MARKER;
   }
 
-  private writeObject(value: object, depth: number, allowToJSON: boolean): string {
-    const maxDepth = this.limits.maxDepth;
+  #writeObject(value: object, depth: number, allowToJSON: boolean): string {
+    const maxDepth = this.#limits.maxDepth;
     if (depth >= maxDepth) {
-      this.marks++;
+      this.#marks++;
       return MAX_DEPTH_MARKER;
     }
-    const ancestors = this.ancestors;
+    const ancestors = this.#ancestors;
     for (let index = 0; index < depth; index++) {
       if (ancestors[index] === value) {
-        this.marks++;
+        this.#marks++;
         return '[Circular:' + String(index) + ']';
       }
     }
-    const memo = this.memo;
+    const memo = this.#memo;
     if (memo !== undefined && allowToJSON) {
       const remembered = memo.get(value);
-      if (remembered !== undefined && this.fits(remembered, depth)) return remembered.form;
+      if (remembered !== undefined && this.#fits(remembered, depth)) return remembered.form;
     }
     ancestors[depth] = value;
-    const values = this.values;
-    const characters = this.characters;
-    const marks = this.marks;
-    const outerDeepest = this.deepest;
-    this.deepest = depth;
+    const values = this.#values;
+    const characters = this.#characters;
+    const marks = this.#marks;
+    const outerDeepest = this.#deepest;
+    this.#deepest = depth;
     let form: string;
     try {
-      form = this.writeContents(value, depth, allowToJSON);
+      form = this.#writeContents(value, depth, allowToJSON);
     } catch {
-      form = this.unreadable();
+      form = this.#unreadable();
     }
-    if (!this.cut && this.marks === marks && allowToJSON) this.remember(value, form, values, characters, depth);
-    if (outerDeepest > this.deepest) this.deepest = outerDeepest;
+    if (!this.#cut && this.#marks === marks && allowToJSON) this.#remember(value, form, values, characters, depth);
+    if (outerDeepest > this.#deepest) this.#deepest = outerDeepest;
     return form;
   }
 
   /** Whether a remembered form is what a new walk here would write; if so, spends what that walk would spend. */
-  private fits(remembered: Remembered, depth: number): boolean {
+  #fits(remembered: Remembered, depth: number): boolean {
     const deepest = depth + remembered.height;
-    if (deepest >= this.limits.maxDepth || remembered.values > this.values || remembered.characters > this.characters) {
+    if (deepest >= this.#limits.maxDepth || remembered.values > this.#values || remembered.characters > this.#characters) {
       return false;
     }
-    this.values -= remembered.values;
-    this.characters -= remembered.characters;
-    if (deepest > this.deepest) this.deepest = deepest;
+    this.#values -= remembered.values;
+    this.#characters -= remembered.characters;
+    if (deepest > this.#deepest) this.#deepest = deepest;
     return true;
   }
 
   /** Remembers a form that is worth it, given the budget left when its object's walk began. */
-  private remember(value: object, form: string, valuesBefore: number, charactersBefore: number, depth: number): void {
-    const values = valuesBefore - this.values;
-    const characters = charactersBefore - this.characters;
+  #remember(value: object, form: string, valuesBefore: number, charactersBefore: number, depth: number): void {
+    const values = valuesBefore - this.#values;
+    const characters = charactersBefore - this.#characters;
     // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: which forms are remembered only changes speed; a remembered form is the form.
-    if (!this.remembers || (values < REMEMBER_FROM_VALUES && characters < REMEMBER_FROM_CHARACTERS)) return;
-    let memo = this.memo;
+    if (!this.#remembers || (values < REMEMBER_FROM_VALUES && characters < REMEMBER_FROM_CHARACTERS)) return;
+    let memo = this.#memo;
     if (memo === undefined) {
       memo = new Map();
-      (this.memos ??= new Map()).set(this.tokenFrom, memo);
-      this.memo = memo;
+      (this.#memos ??= new Map()).set(this.#tokenFrom, memo);
+      this.#memo = memo;
     }
-    memo.set(value, { form, values, characters, height: this.deepest - depth });
+    memo.set(value, { form, values, characters, height: this.#deepest - depth });
   }
 
-  private writeContents(value: object, depth: number, allowToJSON: boolean): string {
+  #writeContents(value: object, depth: number, allowToJSON: boolean): string {
     const prototype: unknown = getPrototypeOf(value);
     // Stryker disable ConditionalExpression,LogicalOperator,BlockStatement: fast paths for plain objects and arrays;
     // writeOther writes both to the same text, only slower.
     if (prototype === objectPrototype || prototype === null) {
       if (!allowToJSON || typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
-        return this.writeProperties(value, objectKeys(value), depth);
+        return this.#writeProperties(value, objectKeys(value), depth);
       }
     } else if (prototype === arrayPrototype) {
-      return this.writeList(value as ArrayLike<unknown>, depth);
+      return this.#writeList(value as ArrayLike<unknown>, depth);
     }
     // Stryker restore ConditionalExpression,LogicalOperator,BlockStatement
-    return this.writeOther(value, prototype, depth, allowToJSON);
+    return this.#writeOther(value, prototype, depth, allowToJSON);
   }
 
   /** The one property loop: members in the order the layout gives, each prefixed with its quoted key. */
-  private writeProperties(target: object, keys: string[], depth: number): string {
+  #writeProperties(target: object, keys: string[], depth: number): string {
     const layout = memberLayout(keys, depth);
     const sortedKeys = layout.keys;
     const prefixes = layout.prefixes;
@@ -351,104 +351,104 @@ export class Walker {
       const key = sortedKeys[index] as string;
       const item = readProperty(target, key);
       if (item === undefined) continue;
-      if (!this.afford(key.length)) return out + separator + TRUNCATED_MARKER;
-      const prefix = key.length <= this.tokenFrom ? (prefixes[index] ?? jsonQuote(key) + ':') : this.quote(key) + ':';
-      out += separator + prefix + this.writeCounted(item, childDepth);
-      if (this.cut) return out;
+      if (!this.#afford(key.length)) return out + separator + TRUNCATED_MARKER;
+      const prefix = key.length <= this.#tokenFrom ? (prefixes[index] ?? jsonQuote(key) + ':') : this.quote(key) + ':';
+      out += separator + prefix + this.#writeCounted(item, childDepth);
+      if (this.#cut) return out;
       separator = ',';
     }
     return out + '}';
   }
 
-  private writeList(list: ArrayLike<unknown>, depth: number): string {
+  #writeList(list: ArrayLike<unknown>, depth: number): string {
     const length = list.length;
     if (length === 0) return '[]';
     const childDepth = depth + 1;
-    let out = '[' + this.writeCounted(readProperty(list, 0), childDepth);
-    for (let index = 1; index < length && !this.cut; index++) {
-      out += ',' + this.writeCounted(readProperty(list, index), childDepth);
+    let out = '[' + this.#writeCounted(readProperty(list, 0), childDepth);
+    for (let index = 1; index < length && !this.#cut; index++) {
+      out += ',' + this.#writeCounted(readProperty(list, index), childDepth);
     }
-    return this.cut ? out : out + ']';
+    return this.#cut ? out : out + ']';
   }
 
   /** Everything but plain objects and plain arrays: the built-ins with their own forms, then `toJSON`, then properties. */
-  private writeOther(value: object, prototype: unknown, depth: number, allowToJSON: boolean): string {
-    if (isArray(value)) return this.writeList(value, depth);
+  #writeOther(value: object, prototype: unknown, depth: number, allowToJSON: boolean): string {
+    if (isArray(value)) return this.#writeList(value, depth);
     const kind = builtinKind(value, prototype);
     if (kind === 'Date') {
       return Number.isNaN(dateGetTime.call(value)) ? 'Date(Invalid)' : 'Date("' + dateToISOString.call(value) + '")';
     }
-    if (kind === 'Error') return 'Error' + this.writeProperties(value, errorKeys(value), depth);
+    if (kind === 'Error') return 'Error' + this.#writeProperties(value, errorKeys(value), depth);
     if (allowToJSON) {
       const toJSON: unknown = (value as { toJSON?: unknown }).toJSON;
       if (typeof toJSON === 'function') {
         const replacement: unknown = (toJSON as (this: object, key: string) => unknown).call(value, '');
         // Stryker disable next-line ConditionalExpression: a toJSON returning its own object is written without toJSON either way.
         if (replacement !== value) {
-          if (typeof replacement !== 'object' || replacement === null) return this.writePrimitive(replacement);
-          return this.writeObject(replacement, depth, false);
+          if (typeof replacement !== 'object' || replacement === null) return this.#writePrimitive(replacement);
+          return this.#writeObject(replacement, depth, false);
         }
       }
     }
-    if (kind !== undefined) return this.writeBuiltin(value, kind, depth);
+    if (kind !== undefined) return this.#writeBuiltin(value, kind, depth);
     if (isView(value)) {
       const tag = typedArrayTag.call(value);
-      if (tag !== undefined) return tag + this.writeList(value as unknown as ArrayLike<unknown>, depth);
+      if (tag !== undefined) return tag + this.#writeList(value as unknown as ArrayLike<unknown>, depth);
       const view = value as DataView;
       const bytes = new Uint8Array(dataViewBuffer.call(view), dataViewByteOffset.call(view), dataViewByteLength.call(view));
-      return 'DataView' + this.writeList(bytes, depth);
+      return 'DataView' + this.#writeList(bytes, depth);
     }
-    return this.writeProperties(value, objectKeys(value), depth);
+    return this.#writeProperties(value, objectKeys(value), depth);
   }
 
   /** A built-in that `toJSON` does not take precedence over; each intrinsic used throws for an object posing as one. */
-  private writeBuiltin(value: object, kind: BuiltinKind, depth: number): string {
+  #writeBuiltin(value: object, kind: BuiltinKind, depth: number): string {
     switch (kind) {
       case 'Map':
-        return this.writeEntries(value as Map<unknown, unknown>, depth);
+        return this.#writeEntries(value as Map<unknown, unknown>, depth);
       case 'Set':
-        return this.writeMembers(value as Set<unknown>, depth);
+        return this.#writeMembers(value as Set<unknown>, depth);
       case 'RegExp': {
         const text = writeRegExp(value as RegExp);
-        return this.afford(text.length) ? 'RegExp(' + this.quote(text) + ')' : TRUNCATED_MARKER;
+        return this.#afford(text.length) ? 'RegExp(' + this.quote(text) + ')' : TRUNCATED_MARKER;
       }
       case 'ArrayBuffer':
         arrayBufferByteLength.call(value);
-        return 'ArrayBuffer' + this.writeList(new Uint8Array(value as ArrayBuffer), depth);
+        return 'ArrayBuffer' + this.#writeList(new Uint8Array(value as ArrayBuffer), depth);
       case 'SharedArrayBuffer':
         (sharedArrayBufferByteLength as (this: object) => number).call(value);
-        return 'SharedArrayBuffer' + this.writeList(new Uint8Array(value as SharedArrayBuffer), depth);
+        return 'SharedArrayBuffer' + this.#writeList(new Uint8Array(value as SharedArrayBuffer), depth);
       case 'Number':
         return String(numberValueOf.call(value));
       case 'String':
-        return this.writeString(stringValueOf.call(value));
+        return this.#writeString(stringValueOf.call(value));
       case 'Boolean':
         return booleanValueOf.call(value) ? 'true' : 'false';
       case 'BigInt':
-        return this.writeBigInt(bigIntValueOf.call(value));
+        return this.#writeBigInt(bigIntValueOf.call(value));
       default:
-        return this.writeSymbol(symbolValueOf.call(value));
+        return this.#writeSymbol(symbolValueOf.call(value));
     }
   }
 
-  private writeEntries(map: Map<unknown, unknown>, depth: number): string {
+  #writeEntries(map: Map<unknown, unknown>, depth: number): string {
     const childDepth = depth + 1;
     const entries: string[] = [];
     for (const [key, item] of mapEntries.call(map)) {
-      let entry = this.writeCounted(key, childDepth);
-      if (!this.cut) entry += ':' + this.writeCounted(item, childDepth);
-      if (this.cut) return cutSorted('Map{', entries, entry);
+      let entry = this.#writeCounted(key, childDepth);
+      if (!this.#cut) entry += ':' + this.#writeCounted(item, childDepth);
+      if (this.#cut) return cutSorted('Map{', entries, entry);
       entries.push(entry);
     }
     return 'Map{' + sortKeys(entries).join(',') + '}';
   }
 
-  private writeMembers(set: Set<unknown>, depth: number): string {
+  #writeMembers(set: Set<unknown>, depth: number): string {
     const childDepth = depth + 1;
     const members: string[] = [];
     for (const member of setValues.call(set)) {
-      const text = this.writeCounted(member, childDepth);
-      if (this.cut) return cutSorted('Set[', members, text);
+      const text = this.#writeCounted(member, childDepth);
+      if (this.#cut) return cutSorted('Set[', members, text);
       members.push(text);
     }
     return 'Set[' + sortKeys(members).join(',') + ']';

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/canonical/canonicalize.js';
 import { type ReadLimits, DEFAULT_LIMITS, TRUNCATED_MARKER } from '../../src/canonical/limits.js';
@@ -198,10 +200,21 @@ describe('Walker: the step budget', () => {
     expect([walker.truncatedReads, walker.stepBudgetSpent]).toEqual([3, true]);
   });
 
-  it('lets go of what it read', () => {
+  it('lets go of what it read, while it is kept for later reads', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
     const walker = new Walker(SMALL, publicHash);
-    walker.read({ a: { b: 1 } }, 40);
-    expect((walker as unknown as { ancestors: unknown[] }).ancestors).toEqual([]);
+    const read = (): WeakRef<object> => {
+      const inner = { b: [{ c: 1 }] };
+      walker.read({ a: inner }, 40);
+      return new WeakRef(inner);
+    };
+    const reference = read();
+    // A WeakRef keeps its target until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(reference.deref()).toBeUndefined();
+    expect(walker.read({ d: 2 }, 40)).toBe('{"d":2}');
   });
 });
 
