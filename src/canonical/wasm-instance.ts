@@ -18,17 +18,19 @@ export interface WasmInstance<Functions> {
 /**
  * An instance of one of the project's own modules, compiled synchronously (they are a few hundred bytes, well under
  * the size browsers allow compiling on the main thread).
- * @param bytes - the module, which exports its memory as `memory`
+ * @param hex - the module as hexadecimal digits, two per byte; it exports its memory as `memory`
  * @param host - the global object, or a stand-in in tests
  * @returns the instance, or `undefined` where the host has no WebAssembly or refuses to compile it (a page's content
  *   security policy, some edge runtimes)
  */
-export function instantiateWasm<Functions>(bytes: readonly number[], host: WasmHost = globalThis as WasmHost): WasmInstance<Functions> | undefined {
+export function instantiateWasm<Functions>(hex: string, host: WasmHost = globalThis as WasmHost): WasmInstance<Functions> | undefined {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let index = 0; index < bytes.length; index++) bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
   let instance: WasmInstance<Functions> | undefined;
   try {
     // eslint-disable-next-line @typescript-eslint/non-nullable-type-assertion-style -- the strict config forbids `!`; a cast says it.
     const wasm = host.WebAssembly as NonNullable<WasmHost['WebAssembly']>;
-    const exports = new wasm.Instance(new wasm.Module(Uint8Array.from(bytes))).exports as Functions & { readonly memory: { readonly buffer: ArrayBuffer } };
+    const exports = new wasm.Instance(new wasm.Module(bytes)).exports as Functions & { readonly memory: { readonly buffer: ArrayBuffer } };
     instance = { bytes: new Uint8Array(exports.memory.buffer), functions: exports };
   } catch {
     // Without WebAssembly, reading `Module` of undefined threw; or the host refused to compile. Either way there is no
