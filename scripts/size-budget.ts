@@ -5,7 +5,7 @@ import { transform } from 'esbuild';
  * The most the ESM entry (`dist/index.js`) may weigh once minified and gzipped, in bytes. Set from a measurement with
  * a small margin; re-measure with `npm run size` after a change that adds code, and update docs/measurements.md too.
  */
-export const ESM_ENTRY_GZIP_BUDGET_BYTES = 26_750;
+export const ESM_ENTRY_GZIP_BUDGET_BYTES = 26_550;
 
 /** Sizes of one built entry, in bytes. */
 export interface EntrySize {
