@@ -24,8 +24,7 @@ export interface WasmInstance<Functions> {
  *   security policy, some edge runtimes)
  */
 export function instantiateWasm<Functions>(hex: string, host: WasmHost = globalThis as WasmHost): WasmInstance<Functions> | undefined {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let index = 0; index < bytes.length; index++) bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
+  const bytes = Uint8Array.from({ length: hex.length / 2 }, (_, index) => Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16));
   let instance: WasmInstance<Functions> | undefined;
   try {
     // eslint-disable-next-line @typescript-eslint/non-nullable-type-assertion-style -- the strict config forbids `!`; a cast says it.
