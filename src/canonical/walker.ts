@@ -84,7 +84,7 @@ export class Walker {
   /** Marks written that tie a form to its place: cycles, depth cuts, unreadable values. */
   #marks = 0;
   #deepest = 0;
-  readonly #ancestors: object[] = [];
+  #ancestors: object[] = [];
   #memo: Map<object, Remembered> | undefined;
   // Made when first needed: most reads remember no form and meet no long string, and a walker is made per call.
   #memos: Map<number, Map<object, Remembered>> | undefined;
@@ -134,8 +134,9 @@ export class Walker {
       // Nothing in a read is known to throw; this is the last line that keeps a read from ever doing so.
       form = this.#unreadable();
     } finally {
-      // Let go of the value, so a walker kept for later reads does not keep it alive.
-      this.#ancestors.length = 0;
+      // Let go of the value, so a walker kept for later reads does not keep it alive. A new array, because truncating
+      // this one is a call into the engine's runtime: about 27 ns a read, a tenth of reading small arguments.
+      this.#ancestors = [];
     }
     this.#stepValues -= values - this.#values;
     this.#stepCharacters -= characters - this.#characters;
