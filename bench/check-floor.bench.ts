@@ -3,7 +3,8 @@
  * each call's arguments and result once with `safe-stable-stringify`, the fastest canonical serialiser measured here;
  * a guard cannot judge a call without at least reading it. Four steps, from the small one most agents produce to a
  * 200 KB result, each against its own target; beside them what creating a guard costs, in small checks, and what the
- * `stagnation` detector adds to a small check (issue 16). Every ratio is taken side by side in one process.
+ * `stagnation` detector adds to a small check (issue 16), and a reference for the small step: what the state the
+ * specification requires costs by itself, done the straightforward way. Every ratio is taken side by side in one process.
  */
 import stringify from 'safe-stable-stringify';
 import { guardStep, largeObjectStep, longTextStep, smallStep } from './fixtures.js';
@@ -46,6 +47,31 @@ function readEach(steps: readonly GuardStep[]): () => unknown {
       length += (stringify(call.args) ?? '').length + (stringify(call.result) ?? '').length;
     }
     return length;
+  };
+}
+
+/**
+ * The least a guard that meets the specification keeps, as a reference with no detection in it: the floor, plus each
+ * step kept for `history` (a shallow copy, as a guard keeps) and each call's tool, arguments and result remembered for
+ * the run, as `noProgress` must (it stops when no call brings an outcome not seen before in the run). Cycles and
+ * starts over as `checkEach` does.
+ */
+function keepEach(steps: readonly GuardStep[]): () => unknown {
+  let history: GuardStep[] = [];
+  let outcomes = new Set<string>();
+  let index = 0;
+  return () => {
+    if (index === steps.length) {
+      index = 0;
+      history = [];
+      outcomes = new Set();
+    }
+    const step = steps[index++];
+    if (step === undefined) throw new Error('unreachable: the index wraps above');
+    const calls = (step.toolCalls ?? []).map((call) => ({ name: call.name, args: call.args, result: call.result }));
+    history.push({ ...step, toolCalls: calls });
+    for (const call of calls) outcomes.add(`${call.name}\u0000${stringify(call.args) ?? ''}\u0000${stringify(call.result) ?? ''}`);
+    return outcomes.size;
   };
 }
 
@@ -111,6 +137,14 @@ const rows: readonly Row[] = [
     label: 'check()',
   },
   {
+    pair: { input: 'small step: the least state a guard keeps (no target: a reference, see below)', peer: 'safe-stable-stringify of arguments and result', ours: keepEach(small), theirs: readEach(small) },
+    label: 'floor + history + outcomes',
+  },
+  {
+    pair: { input: 'small step against the least state a guard keeps (no target)', peer: 'floor + history + outcomes', ours: checkEach(small), theirs: keepEach(small) },
+    label: 'check()',
+  },
+  {
     pair: {
       input: 'small step, stagnation on (the default)',
       peer: 'the same check() with `stagnation: false`',
@@ -142,6 +176,7 @@ publish(import.meta.filename, {
   method:
     `Ours: \`guard.check(step)\` with default options and \`maxSteps: false\`, cycling through ${CYCLE.toLocaleString('en-US')} distinct steps (${String(LARGE_CYCLE)} for the 200 KB ones; the guard is reset when the cycle restarts). ` +
     "Floor: `safe-stable-stringify` of each call's arguments and of its result, once, over the same steps. " +
+    "Reference (no target): the floor plus the least state a guard that meets the specification keeps, done the straightforward way: each step copied into a history array and each call's tool, arguments and result remembered in a `Set` for the run, as `noProgress` must; it detects nothing. " +
     'Every step holds text, a finish reason, usage and one `search` call with arguments `{ query, limit, filters }`; the arguments differ from step to step, as does the summary in each result, so no detector stops. ' +
     `Paired batches of about 5 ms a side, ${(options.rounds * options.minCpuMs).toLocaleString('en-US')} ms of each side in all, ${CLOCK_NAME}; the ratio is the median of the per-batch ratios, shown with the middle half of them.`,
   tables: [
