@@ -19,18 +19,28 @@ const LARGE_CYCLE = 64;
 const options = roundOptions({ rounds: 9, minCpuMs: 300 }, { rounds: 2, minCpuMs: 30 });
 const guardOptions: GuardOptions = { maxSteps: false };
 
-/** One `check()` per call, cycling through `steps` on a guard reset at the start of every cycle. */
-function checkEach(steps: readonly GuardStep[], withOptions: GuardOptions = guardOptions): () => unknown {
-  const guard = createGuard(withOptions);
+/** The steps one after another, over and over; `restart` runs each time the cycle starts again. */
+function cycle(steps: readonly GuardStep[], restart?: () => void): () => GuardStep {
   let index = 0;
   return () => {
     if (index === steps.length) {
       index = 0;
-      guard.reset();
+      restart?.();
     }
     const step = steps[index++];
     if (step === undefined) throw new Error('unreachable: the index wraps above');
-    const verdict = guard.check(step);
+    return step;
+  };
+}
+
+/** One `check()` per call, cycling through `steps` on a guard reset at the start of every cycle. */
+function checkEach(steps: readonly GuardStep[], withOptions: GuardOptions = guardOptions): () => unknown {
+  const guard = createGuard(withOptions);
+  const next = cycle(steps, () => {
+    guard.reset();
+  });
+  return () => {
+    const verdict = guard.check(next());
     if (verdict.stop) throw new Error(`unexpected stop: ${verdict.detail}`);
     return verdict;
   };
@@ -38,12 +48,10 @@ function checkEach(steps: readonly GuardStep[], withOptions: GuardOptions = guar
 
 /** The floor: each call's arguments and result serialised once, cycling through the same steps. */
 function readEach(steps: readonly GuardStep[]): () => unknown {
-  let index = 0;
+  const next = cycle(steps);
   return () => {
-    if (index === steps.length) index = 0;
-    const step = steps[index++];
     let length = 0;
-    for (const call of step?.toolCalls ?? []) {
+    for (const call of next().toolCalls ?? []) {
       length += (stringify(call.args) ?? '').length + (stringify(call.result) ?? '').length;
     }
     return length;
@@ -53,21 +61,18 @@ function readEach(steps: readonly GuardStep[]): () => unknown {
 /**
  * The least a guard that meets the specification keeps, as a reference with no detection in it: the floor, plus each
  * step kept for `history` (a shallow copy, as a guard keeps) and each call's tool, arguments and result remembered for
- * the run, as `noProgress` must (it stops when no call brings an outcome not seen before in the run). Cycles and
- * starts over as `checkEach` does.
+ * the run, as `noProgress` must (it stops when no call brings an outcome not seen before in the run). It starts over
+ * at each new cycle, as `checkEach` resets its guard.
  */
 function keepEach(steps: readonly GuardStep[]): () => unknown {
   let history: GuardStep[] = [];
   let outcomes = new Set<string>();
-  let index = 0;
+  const next = cycle(steps, () => {
+    history = [];
+    outcomes = new Set();
+  });
   return () => {
-    if (index === steps.length) {
-      index = 0;
-      history = [];
-      outcomes = new Set();
-    }
-    const step = steps[index++];
-    if (step === undefined) throw new Error('unreachable: the index wraps above');
+    const step = next();
     const calls = (step.toolCalls ?? []).map((call) => ({ name: call.name, args: call.args, result: call.result }));
     history.push({ ...step, toolCalls: calls });
     for (const call of calls) outcomes.add(`${call.name}\u0000${stringify(call.args) ?? ''}\u0000${stringify(call.result) ?? ''}`);
