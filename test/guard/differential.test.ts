@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createGuard, type Guard, type GuardOptions, type GuardStep, type Verdict } from '../../src/index.js';
 import { createReferenceGuard, decimalProduct, decimalSum, type ReferenceGuard } from '../support/reference-guard.js';
-import { generateRun, type GeneratedRun } from '../support/run-generator.js';
+import { generateRun, holdsLargeResult, type GeneratedRun } from '../support/run-generator.js';
 import { ALL_OFF } from '../support/step-builder.js';
 
 const SEED = 20_261_201;
@@ -76,6 +76,8 @@ interface Tally {
   resets: number;
   warnings: number;
   loopWarnings: number;
+  /** Checks of a step with a long structured result. */
+  largeResults: number;
   stopsBy: Map<string, number>;
 }
 
@@ -106,6 +108,7 @@ function replay(run: GeneratedRun, tally: Tally, id?: number): void {
         expectSame(actual, expected, `${where}: verdict`);
         given.push({ value: actual, text: jsonText(actual), where });
         tally.checks++;
+        if (holdsLargeResult(event.step)) tally.largeResults++;
         if (actual.warnings !== undefined) tally.warnings++;
         if (actual.warnings?.some((warning) => warning.code === 'LOOP_WARNING') === true) tally.loopWarnings++;
         const key = actual.stop ? `${actual.reason}/${actual.code}` : 'continue';
@@ -135,7 +138,7 @@ function replay(run: GeneratedRun, tally: Tally, id?: number): void {
 }
 
 describe('the guard agrees with the reference implementation', () => {
-  const tally: Tally = { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, stopsBy: new Map() };
+  const tally: Tally = { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, largeResults: 0, stopsBy: new Map() };
 
   for (let first = 0; first < RUN_COUNT; first += RUNS_PER_TEST) {
     it(`on generated runs ${String(first)} to ${String(first + RUNS_PER_TEST - 1)}: every verdict, summary and history`, () => {
@@ -153,7 +156,7 @@ describe('the guard agrees with the reference implementation', () => {
       options: (now) => ({ maxSteps: false, repeatedToolCall: { threshold: 3 }, now }),
       events: Array.from({ length: 130 }, (_, index) => ({ kind: 'check', step: index === 60 ? { text: 'no calls' } : repeat, advanceMs: 1 })),
     };
-    replay(run, { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, stopsBy: new Map() });
+    replay(run, { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, largeResults: 0, stopsBy: new Map() });
   });
 
   it('exercised every detector, every stop code, warnings and resets', () => {
@@ -183,6 +186,7 @@ describe('the guard agrees with the reference implementation', () => {
     expect(tally.warnings).toBeGreaterThanOrEqual(1_000);
     expect(tally.loopWarnings).toBeGreaterThanOrEqual(500);
     expect(tally.resets).toBeGreaterThanOrEqual(200);
+    expect(tally.largeResults).toBeGreaterThanOrEqual(100);
     expect(tally.checks).toBeGreaterThanOrEqual(20_000);
   });
 });
@@ -259,7 +263,7 @@ const poolOptions: fc.Arbitrary<GuardOptions> = fc.record({
 
 describe('the guard agrees with the reference implementation on fast-check runs', () => {
   it('gives the same verdicts, summary and history', () => {
-    const tally: Tally = { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, stopsBy: new Map() };
+    const tally: Tally = { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, largeResults: 0, stopsBy: new Map() };
     fc.assert(
       fc.property(poolOptions, fc.array(fc.tuple(poolStep, fc.integer({ min: 0, max: 30 })), { maxLength: 40 }), (options, steps) => {
         const run: GeneratedRun = {

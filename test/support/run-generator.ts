@@ -98,6 +98,13 @@ const LONG_2100 = 'lorem ipsum '.repeat(175);
 const LONG_2100_OTHER = `${LONG_2100.slice(0, -1)}?`;
 // A lone surrogate has no UTF-8 form, so the guard hashes this one over UTF-16 code units.
 const LONE_SURROGATE_400 = `\ud800${'z'.repeat(400)}`;
+/**
+ * Records whose canonical form (about 44,000 characters) is far longer than any other result here: compared by length
+ * and hash, and read by `stagnation` only at its two ends.
+ */
+const MANY_HITS = Array.from({ length: 800 }, (_, index) => ({ id: index, title: `Result number ${String(index)}`, score: index / 800 }));
+/** A form of 36,001 characters without a letter or a digit: an empty answer however long. */
+const EMPTY_LISTS = Array.from({ length: 12_000 }, () => []);
 
 function nestedValue(depth: number): unknown {
   return depth === 0 ? { leaf: true } : { level: depth, child: nestedValue(depth - 1) };
@@ -164,6 +171,33 @@ const RESULTS: readonly ((random: Random) => unknown)[] = [
 /** How many of {@link RESULTS} come first and stay the same; the rest are fresh. */
 const STABLE_RESULTS = 10;
 
+/**
+ * Long structured results: an answer, a failure (by its top-level key) and an empty answer. Rare (see
+ * {@link makeTemplate}): the reference reads every result again at every check, and these are long.
+ */
+const LARGE_RESULTS: readonly (() => unknown)[] = [
+  () => ({ hits: MANY_HITS, total: MANY_HITS.length }),
+  () => ({ error: 'index not found', hits: MANY_HITS }),
+  () => EMPTY_LISTS,
+];
+
+/**
+ * Whether a generated step holds one of the long structured results, for the differential test's tally.
+ * @param step - a step from a generated run, odd or not
+ */
+export function holdsLargeResult(step: unknown): boolean {
+  try {
+    const calls = (step as { toolCalls?: unknown } | undefined)?.toolCalls;
+    if (!Array.isArray(calls)) return false;
+    return calls.some((call: unknown) => {
+      const result = (call as { result?: unknown } | null)?.result;
+      return result === EMPTY_LISTS || (result as { hits?: unknown } | null | undefined)?.hits === MANY_HITS;
+    });
+  } catch {
+    return false;
+  }
+}
+
 /** Errors: `null` and `undefined` mean none; an Error compares by name and message, not by stack. */
 const ERRORS: readonly (() => unknown)[] = [
   () => null,
@@ -204,7 +238,7 @@ function makeTemplate(random: Random): CallTemplate {
     name: random.pick(NAMES),
     args: random.pick(ARGUMENTS),
     results: random.pick(['stable', 'stable', 'fresh', 'mixed', 'failing', 'none'] as const),
-    stableResult: random.pick(RESULTS.slice(0, STABLE_RESULTS)),
+    stableResult: random.chance(0.06) ? random.pick(LARGE_RESULTS) : random.pick(RESULTS.slice(0, STABLE_RESULTS)),
   };
 }
 
