@@ -48,11 +48,10 @@ export function formatRatio(ratio: number): string {
 
 /** Bytes in a readable unit. */
 export function formatBytes(bytes: number): string {
-  const sign = bytes < 0 ? '-' : '';
   const size = Math.abs(bytes);
-  if (size < 1024) return `${sign}${size.toFixed(0)} B`;
-  if (size < 1024 * 1024) return `${sign}${(size / 1024).toFixed(1)} KiB`;
-  return `${sign}${(size / 1024 / 1024).toFixed(1)} MiB`;
+  const text = size < 1024 ? `${size.toFixed(0)} B` : size < 1024 * 1024 ? `${(size / 1024).toFixed(1)} KiB` : `${(size / 1024 / 1024).toFixed(1)} MiB`;
+  // A slope of -0.3 bytes is written 0 B, not -0 B.
+  return bytes < 0 && /[1-9]/.test(text) ? `-${text}` : text;
 }
 
 /** A Markdown table, cells escaped for pipes. */
