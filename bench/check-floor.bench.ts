@@ -10,7 +10,7 @@ import stringify from 'safe-stable-stringify';
 import { guardStep, largeObjectStep, longTextStep, smallStep } from './fixtures.js';
 import { CLOCK_NAME, comparePairs, middleHalf, roundOptions, type Pair, type PairResult } from './harness.js';
 import { createGuard, type GuardOptions, type GuardStep } from './library.js';
-import { formatNs, formatRatio, publish, type TargetCheck } from './report.js';
+import { formatNs, formatRatio, formatRatioAgainst, publish, type TargetCheck } from './report.js';
 
 /** Distinct steps per cycle; the guard is reset when a cycle starts again, so every outcome is new and nothing stops. */
 const CYCLE = 10_000;
@@ -173,7 +173,7 @@ const spread = (result: PairResult): string => middleHalf(result.ratios);
 const targets: TargetCheck[] = rows.flatMap((row, index) => {
   const result = results[index];
   if (result === undefined || row.target === undefined || row.targetText === undefined) return [];
-  return [{ target: row.targetText, measured: `${formatRatio(result.ratio)} (middle half of the batches: ${spread(result)})`, met: result.ratio <= row.target }];
+  return [{ target: row.targetText, measured: `${formatRatioAgainst(result.ratio, row.target)} (middle half of the batches: ${spread(result)})`, met: result.ratio <= row.target }];
 });
 
 publish(import.meta.filename, {

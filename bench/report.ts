@@ -46,6 +46,19 @@ export function formatRatio(ratio: number): string {
   return Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : 'n/a';
 }
 
+/**
+ * A ratio judged against a target: as {@link formatRatio}, with as many more decimals as it takes for the figure not to
+ * round onto the other side of the target (1.2004 against 1.2 reads 1.2004x, not 1.20x beside "no").
+ * @param ratio - the measured ratio
+ * @param target - the largest ratio that meets the target
+ */
+export function formatRatioAgainst(ratio: number, target: number): string {
+  if (!Number.isFinite(ratio)) return formatRatio(ratio);
+  let decimals = 2;
+  while (decimals < 8 && Number(ratio.toFixed(decimals)) <= target !== ratio <= target) decimals++;
+  return `${ratio.toFixed(decimals)}x`;
+}
+
 /** Bytes in a readable unit. */
 export function formatBytes(bytes: number): string {
   const size = Math.abs(bytes);
