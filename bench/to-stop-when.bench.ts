@@ -8,6 +8,8 @@ import { formatNs, formatRatio, formatRatioAgainst, publish } from './report.js'
 import { recordSdkRun } from './sdk-run.js';
 
 const STEPS = 300;
+/** At most this many times the cost of checking each step directly. */
+const TARGET = 1.5;
 const guardOptions: GuardOptions = { maxSteps: false };
 
 const sdkSteps = await recordSdkRun(STEPS);
@@ -68,9 +70,9 @@ publish(import.meta.filename, {
       ? []
       : [
           {
-            target: 'at most 1.5x 300 direct checks of the same steps',
-            measured: `${formatRatioAgainst(main.ratio, 1.5)} (middle half of the batches: ${middleHalf(main.ratios)})`,
-            met: main.ratio <= 1.5,
+            target: `at most ${String(TARGET)}x ${String(STEPS)} direct checks of the same steps`,
+            measured: `${formatRatioAgainst(main.ratio, TARGET)} (middle half of the batches: ${middleHalf(main.ratios)})`,
+            met: main.ratio <= TARGET,
           },
         ],
   notes: [],

@@ -81,6 +81,8 @@ interface Tally {
   stopsBy: Map<string, number>;
 }
 
+const newTally = (): Tally => ({ runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, largeResults: 0, stopsBy: new Map() });
+
 /**
  * Plays a run through the guard and the reference and compares everything they say; fails at the first difference,
  * naming the run and the event.
@@ -138,7 +140,7 @@ function replay(run: GeneratedRun, tally: Tally, id?: number): void {
 }
 
 describe('the guard agrees with the reference implementation', () => {
-  const tally: Tally = { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, largeResults: 0, stopsBy: new Map() };
+  const tally = newTally();
 
   for (let first = 0; first < RUN_COUNT; first += RUNS_PER_TEST) {
     it(`on generated runs ${String(first)} to ${String(first + RUNS_PER_TEST - 1)}: every verdict, summary and history`, () => {
@@ -156,7 +158,7 @@ describe('the guard agrees with the reference implementation', () => {
       options: (now) => ({ maxSteps: false, repeatedToolCall: { threshold: 3 }, now }),
       events: Array.from({ length: 130 }, (_, index) => ({ kind: 'check', step: index === 60 ? { text: 'no calls' } : repeat, advanceMs: 1 })),
     };
-    replay(run, { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, largeResults: 0, stopsBy: new Map() });
+    replay(run, newTally());
   });
 
   it('exercised every detector, every stop code, warnings and resets', () => {
@@ -263,7 +265,7 @@ const poolOptions: fc.Arbitrary<GuardOptions> = fc.record({
 
 describe('the guard agrees with the reference implementation on fast-check runs', () => {
   it('gives the same verdicts, summary and history', () => {
-    const tally: Tally = { runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, largeResults: 0, stopsBy: new Map() };
+    const tally = newTally();
     fc.assert(
       fc.property(poolOptions, fc.array(fc.tuple(poolStep, fc.integer({ min: 0, max: 30 })), { maxLength: 40 }), (options, steps) => {
         const run: GeneratedRun = {
