@@ -1,5 +1,4 @@
-export { canonicalize } from './canonical/canonicalize.js';
-export { stableHash } from './canonical/stable-hash.js';
+export { canonicalize, stableHash } from './canonical/canonicalize.js';
 export type {
   BudgetLimit,
   BudgetMetric,
@@ -38,10 +37,8 @@ export type {
   Verdict,
 } from './types.js';
 export { createGuard } from './guard/create-guard.js';
-export { DEFAULT_OPTIONS } from './options/default-options.js';
-export { explain } from './guard/explain.js';
-export { isFault } from './guard/is-fault.js';
-export { loopMessage, loopWarnings } from './guard/loop-message.js';
+export { DEFAULT_OPTIONS } from './detectors/defaults.js';
+export { explain, isFault, loopMessage, loopWarnings } from './guard/verdict.js';
 export { runAgentLoop } from './adapters/run-agent-loop.js';
 export type { AbortSignalLike, AgentLoopContext, AgentLoopResult, AgentLoopStep, RunAgentLoopOptions } from './adapters/run-agent-loop.js';
 export { toGuardStep } from './adapters/to-guard-step.js';

@@ -3,8 +3,8 @@
  * `@osama.ansar/agent-loopguard/claude-agent-sdk`. It only translates the SDK's hook shapes and calls the guard; the
  * SDK itself is never imported, so it is not a dependency of this package.
  */
-import { loopMessage, loopWarnings } from '../guard/loop-message.js';
-import { safeArray, safeRead } from '../guard/safe-read.js';
+import { loopMessage, loopWarnings } from '../guard/verdict.js';
+import { safeArray, safeRead } from '../utils/read.js';
 import type { CallRefusal, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
 import { guardMaker, stopLine } from './per-run-guard.js';
 

@@ -5,9 +5,9 @@
  * LangChain's `ToolMessage` class, is passed in: `wrapToolCall` must answer a refused call with a real `ToolMessage`
  * (langchain rejects anything else), and taking the class from the caller keeps the instance from the caller's own copy.
  */
-import { loopMessage, loopWarnings } from '../guard/loop-message.js';
-import type { Mutable } from '../guard/mutable.js';
-import { safeArray, safeRead } from '../guard/safe-read.js';
+import { loopMessage, loopWarnings } from '../guard/verdict.js';
+import type { Mutable } from '../utils/read.js';
+import { safeArray, safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardStep, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import type { CallRefusal } from '../types.js';
 import { arrayLength, guardFactory } from './step-replayer.js';

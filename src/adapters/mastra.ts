@@ -3,8 +3,8 @@
  * `@osama.ansar/agent-loopguard/mastra`. It only translates Mastra's shapes and calls the guard; `@mastra/core` itself is
  * never imported, so it is not a dependency of this package.
  */
-import { loopMessage, loopWarnings } from '../guard/loop-message.js';
-import { safeArray, safeRead } from '../guard/safe-read.js';
+import { loopMessage, loopWarnings } from '../guard/verdict.js';
+import { safeArray, safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardStep, GuardToolCall, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import type { CallRefusal } from '../types.js';
 import { guardMaker } from './per-run-guard.js';

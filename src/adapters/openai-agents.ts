@@ -3,8 +3,8 @@
  * `@osama.ansar/agent-loopguard/openai-agents`. It only translates the SDK's shapes and calls the guard; `@openai/agents`
  * itself is never imported, so it is not a dependency of this package.
  */
-import { loopMessage, loopWarnings } from '../guard/loop-message.js';
-import { safeArray, safeRead, usableNumber } from '../guard/safe-read.js';
+import { loopMessage, loopWarnings } from '../guard/verdict.js';
+import { safeArray, safeRead, usableNumber } from '../utils/read.js';
 import type { CallRefusal, CallVerdict, Guard, GuardOptions, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import { guardMaker, parseArguments, refusalStop, stopLine } from './per-run-guard.js';
 

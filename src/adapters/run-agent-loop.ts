@@ -1,7 +1,7 @@
 import { createGuard } from '../guard/create-guard.js';
-import { isFault } from '../guard/is-fault.js';
-import { loopMessage } from '../guard/loop-message.js';
-import { safeArray, safeRead } from '../guard/safe-read.js';
+import { isFault } from '../guard/verdict.js';
+import { loopMessage } from '../guard/verdict.js';
+import { safeArray, safeRead } from '../utils/read.js';
 import type { CallVerdict, Guard, GuardStep, GuardToolCall, Verdict } from '../types.js';
 
 /** A step as `runAgentLoop` expects it: a {@link GuardStep}, optionally saying whether the agent is done. */

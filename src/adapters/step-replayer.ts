@@ -1,5 +1,5 @@
 import { createGuard } from '../guard/create-guard.js';
-import { safeRead } from '../guard/safe-read.js';
+import { safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardSnapshot, Verdict } from '../types.js';
 import { toGuardStep, type AiSdkCostFunction, type AiSdkStepLike } from './to-guard-step.js';
 

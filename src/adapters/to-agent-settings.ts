@@ -1,6 +1,6 @@
-import { loopMessage, loopWarnings } from '../guard/loop-message.js';
-import { safeRead } from '../guard/safe-read.js';
-import type { Mutable } from '../guard/mutable.js';
+import { loopMessage, loopWarnings } from '../guard/verdict.js';
+import { safeRead } from '../utils/read.js';
+import type { Mutable } from '../utils/read.js';
 import type { CallRefusal, CallVerdict, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
 import { createStepReplayer, type Replay } from './step-replayer.js';
 import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';

@@ -1,5 +1,5 @@
-import type { Mutable } from '../guard/mutable.js';
-import { safeArray, safeRead } from '../guard/safe-read.js';
+import type { Mutable } from '../utils/read.js';
+import { safeArray, safeRead } from '../utils/read.js';
 import type { GuardStep, GuardToolCall, GuardUsage } from '../types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { safeRead } from '../guard/safe-read.js';
+import { safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardSnapshot, StopVerdict } from '../types.js';
 import { arrayLength, createStepReplayer, type StepReplayer } from './step-replayer.js';
 import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';

@@ -1,6 +1,6 @@
 import { createGuard } from '../guard/create-guard.js';
 import type { CallVerdict, Guard, GuardStep, GuardToolCall, Verdict } from '../types.js';
-import { loopMessage } from '../guard/loop-message.js';
+import { loopMessage } from '../guard/verdict.js';
 
 /** The steps of a source, as long as the guard lets them through, plus the last verdict. */
 export interface GuardedSteps<Step extends GuardStep> extends AsyncIterable<Step> {

@@ -1,16 +1,5 @@
-import { DEFAULT_LIMITS, LONG_STRING_LENGTH } from './limits.js';
-import { publicHash } from './murmur-hash.js';
-import { Walker } from './walker.js';
-
-export {
-  MAX_BIGINT_BITS,
-  MAX_CHARACTERS,
-  MAX_DEPTH,
-  MAX_DEPTH_MARKER,
-  MAX_VALUES,
-  LONG_STRING_LENGTH,
-  TRUNCATED_MARKER,
-} from './limits.js';
+import { LONG_STRING_LENGTH, RAW_STRING_LENGTH, readForm } from './form.js';
+import { publicHash } from './hash.js';
 
 /**
  * Deterministic text form of any value, the basis of every equality check the guard makes. Equal values give equal
@@ -23,7 +12,7 @@ export {
  *   exactly as `JSON.stringify` escapes them, lone surrogates included.
  * - A string longer than 1,048,576 (2^20) UTF-16 code units, wherever it appears (a value, a key, a description, a
  *   name), is written as the token `#s<length>:<hash>` instead: its length, and the 28-hex-digit hash of its raw text
- *   (`hashString`). Such a string is never escaped, so the work stays linear in its length.
+ *   (SipHash-1-3 under a fixed public key, see `stableHash`). Such a string is never escaped, so the work stays linear in its length.
  * - Objects: own enumerable string keys, sorted; properties whose value is `undefined` are left out; symbol keys and
  *   non-enumerable properties are ignored. Keys named `__proto__`, `constructor` or `prototype` are ordinary data.
  *   Objects without a prototype and class instances are written the same way (the class is not recorded).
@@ -67,9 +56,8 @@ export {
  *   brackets, so two huge values that agree up to the cut have the same form. (`Map` and `Set` entries are visited in
  *   insertion order up to the cut; the unfinished one is written last.)
  * - A value whose reading throws (a throwing getter, a revoked proxy, a proxy trap or `toJSON` that throws) becomes
- *   `[Unreadable:<n>]` with a counter `n` shared by every copy of this library in the process (its ESM and CJS builds
- *   included, through a `globalThis` property under `Symbol.for('agent-loopguard.unreadable')`), so it never equals
- *   anything, not even itself read again.
+ *   `[Unreadable:<n>]`, numbered from a random start per process, so it never equals anything, not even itself read
+ *   again, nor a placeholder written in another process.
  * - A form starts with `#` only when it is a token (`#s` or `#n`), never with `#` and a digit, so a form never equals
  *   a hashed comparison key (`#<length>:<hash>`).
  *
@@ -84,5 +72,18 @@ export {
  * @returns the canonical form
  */
 export function canonicalize(value: unknown): string {
-  return new Walker(DEFAULT_LIMITS, publicHash).read(value, LONG_STRING_LENGTH);
+  return readForm(value, publicHash, LONG_STRING_LENGTH).form;
+}
+
+/**
+ * A 112-bit hash of a value's canonical form, 28 lowercase hex characters: SipHash-1-3-128 of the form's UTF-16 code
+ * units under a fixed public key, except that strings longer than 1,024 code units are hashed raw, as their
+ * `#s<length>:<hash>` token, rather than escaped first. Values with the same canonical form have the same hash, in
+ * every process. Not collision-resistant against someone who wants a collision: the key is public. (The guard's own
+ * comparisons use a random key per run.)
+ * @param value - anything
+ * @returns 28 lowercase hex characters
+ */
+export function stableHash(value: unknown): string {
+  return publicHash(readForm(value, publicHash, RAW_STRING_LENGTH).form);
 }

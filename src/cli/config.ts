@@ -1,4 +1,4 @@
-import { safeRead } from '../guard/safe-read.js';
+import { safeRead } from '../utils/read.js';
 import { createGuard, type GuardOptions } from '../index.js';
 import { errorMessage } from './io.js';
 import { decodeUtf8, readCapped } from './read-runs.js';

@@ -1,4 +1,4 @@
-import { printable } from '../guard/printable.js';
+import { printable } from '../utils/text.js';
 import type { GuardOptions } from '../index.js';
 import { parseArguments, USAGE } from './arguments.js';
 import { loadConfig } from './config.js';

@@ -1,7 +1,6 @@
-import { addFigures, ExactSum } from '../guard/exact-sum.js';
-import { reduceUsage } from '../guard/reduce-step.js';
-import { addUsageFigures } from '../guard/run-totals.js';
-import { safeRead } from '../guard/safe-read.js';
+import { roundFigure } from '../detectors/budget.js';
+import { addUsage as addUsageFigures, readUsage } from '../guard/read-step.js';
+import { safeRead } from '../utils/read.js';
 import { createGuard, isFault, type GuardOptions, type GuardStep, type GuardUsage, type StopReason } from '../index.js';
 import type { RecordedRun, RunOutcome } from './read-runs.js';
 
@@ -22,32 +21,21 @@ export function emptyUsage(): UsageTotals {
 
 /** A recorded step's usage, read as the guard reads it: figures that are not finite and non-negative are absent. */
 function usageOf(step: unknown): GuardUsage | undefined {
-  return reduceUsage(safeRead(step, 'usage'));
+  return readUsage(safeRead(step, 'usage'));
 }
 
 /**
- * Adds the usage of steps to running totals with the guard's own arithmetic (`addUsageFigures` of its run totals: decimals
- * add as decimals, sums stop at the largest finite number, a missing total is input plus output), so the replay report
+ * Adds the usage of steps to running totals with the guard's own arithmetic (each total rounded to 15 significant digits, sums stop at the largest finite number, a missing total is input plus output), so the replay report
  * and `guard.summary()` agree.
  * @param totals - the totals to add to (changed in place)
  * @param steps - the steps to add, as recorded (not yet checked by a guard)
  */
 export function addUsage(totals: UsageTotals, steps: readonly GuardStep[]): UsageTotals {
-  const sum = (start: number): ExactSum => {
-    const exact = new ExactSum();
-    exact.add(start);
-    return exact;
-  };
-  const sums = { inputTokens: sum(totals.inputTokens), outputTokens: sum(totals.outputTokens), totalTokens: sum(totals.totalTokens), costUsd: sum(totals.costUsd) };
   for (const step of steps) {
     totals.steps++;
     const usage = usageOf(step);
-    if (usage !== undefined) addUsageFigures(sums, usage);
+    if (usage !== undefined) addUsageFigures(totals, usage);
   }
-  totals.inputTokens = sums.inputTokens.value;
-  totals.outputTokens = sums.outputTokens.value;
-  totals.totalTokens = sums.totalTokens.value;
-  totals.costUsd = sums.costUsd.value;
   return totals;
 }
 
@@ -66,11 +54,8 @@ export function recordsCost(steps: readonly GuardStep[]): boolean {
  * @param more - the totals to add
  */
 export function addTotals(totals: UsageTotals, more: Readonly<UsageTotals>): UsageTotals {
-  totals.steps = addFigures(totals.steps, more.steps);
-  totals.inputTokens = addFigures(totals.inputTokens, more.inputTokens);
-  totals.outputTokens = addFigures(totals.outputTokens, more.outputTokens);
-  totals.totalTokens = addFigures(totals.totalTokens, more.totalTokens);
-  totals.costUsd = addFigures(totals.costUsd, more.costUsd);
+  totals.steps += more.steps;
+  addUsageFigures(totals, more);
   return totals;
 }
 

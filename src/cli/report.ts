@@ -1,4 +1,4 @@
-import { printable } from '../guard/printable.js';
+import { printable } from '../utils/text.js';
 import type { CliIo } from './io.js';
 import type { InputError, RecordedRun } from './read-runs.js';
 import { recordsCost, type ReplayStop, type ReplaySummary, type RunReplay } from './replay.js';

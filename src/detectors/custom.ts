@@ -1,6 +1,18 @@
 import type { CustomDetector } from '../types.js';
-import { savedInteger, savedObject } from '../snapshot/read-saved.js';
+import { listOption, optionError, savedInteger, savedObject } from '../utils/validate.js';
 import type { Detector, Finding } from './detector.js';
+
+/** Most custom rules: every rule runs on every step. */
+const MAX_RULES = 1_000;
+
+function resolveRules(value: unknown): readonly CustomDetector[] | false {
+  if (value === undefined) return false;
+  const list = typeof value === 'function' ? [value] : listOption('custom', value, MAX_RULES, 'a function or an array of functions');
+  list.forEach((rule, index) => {
+    if (typeof rule !== 'function') optionError(`custom[${String(index)}]`, 'a function', rule);
+  });
+  return list.length === 0 ? false : Object.freeze(list as CustomDetector[]);
+}
 
 function readStop(result: unknown): Finding<'custom'> | undefined {
   if (result === null || typeof result !== 'object' || (result as { stop?: unknown }).stop !== true) return undefined;
@@ -13,27 +25,26 @@ function readStop(result: unknown): Finding<'custom'> | undefined {
 }
 
 /**
- * Runs your own rules, in order, on every step; the first one that asks to stop is reported. Errors propagate. The
- * rules' own state is theirs: a snapshot keeps only how many stops they asked for, and a peek calls them too.
+ * Runs your own rules, in order, on every step (each sees every step, even after an earlier one asked to stop); the
+ * first that asks to stop is reported. Errors propagate. The rules' own state is theirs: the detector keeps only how
+ * many stops they asked for.
  */
-export function customDetector(detectors: readonly CustomDetector[], saved?: unknown, path = ''): Detector<'custom'> {
-  let stops = saved === undefined ? 0 : savedInteger(savedObject(saved, path).stops, `${path}.stops`);
-  return {
-    kind: 'custom',
-    judgesCalls: false,
-    check(facts, record) {
-      let stop: Finding<'custom'> | undefined;
-      for (const detector of detectors) {
-        // Every rule sees every step, even after an earlier one asked to stop.
-        // The history first: reading it freezes the steps it holds, this one included (see `createStepHistory`).
-        const found = readStop(detector(facts.history, facts.step));
-        stop ??= found;
-      }
-      if (stop === undefined) return undefined;
-      if (record) stops++;
-      return { stop };
-    },
-    state: () => ({ detectors: detectors.length, stops }),
-    save: () => ({ stops }),
-  };
-}
+export const custom: Detector<'custom', readonly CustomDetector[], { readonly stops: number }> = {
+  kind: 'custom',
+  option: 'custom',
+  resolve: resolveRules,
+  judgesCalls: () => false,
+  start: () => ({ stops: 0 }),
+  check(state, facts, rules) {
+    let stop: Finding<'custom'> | undefined;
+    for (const rule of rules) {
+      const found = readStop(rule(facts.history, facts.step));
+      stop ??= found;
+    }
+    return stop === undefined ? { state } : { state: { stops: state.stops + 1 }, stop };
+  },
+  summary: ({ stops }, rules) => ({ detectors: rules.length, stops }),
+  restore: (saved, _rules, path) => ({ stops: savedInteger(savedObject(saved, path).stops, `${path}.stops`) }),
+  // Functions cannot be compared: a snapshot is tied to how many rules there are.
+  fingerprint: (rules) => rules.length,
+};

@@ -1,3 +1,10 @@
+/**
+ * The one shape every detector has, built-in or custom: plain data and pure functions, tagged by a kind. The guard
+ * treats all alike: it validates each detector's options, starts its state, hands it each step's facts, keeps the state
+ * it returns (or, for a peek, drops it), saves that state in snapshots and checks it again on restore. Everything a
+ * detector remembers is in its state, so a detector added to the registry is covered by all of that at once.
+ */
+import { expectObject, integerOption } from '../utils/validate.js';
 import type { GuardStep, GuardWarning, JsonValue, StopCodes, StopEvidence, StopReason } from '../types.js';
 
 /** One tool call reduced to comparable facts. */
@@ -17,16 +24,7 @@ export interface CallFacts {
   readonly resultIsText: boolean;
   /** The comparison key of the canonical result, as in `outcome`; `''` without a result. */
   readonly resultKey: string;
-  /**
-   * The keys of the object at the top of the result's canonical form, in the order written, when it was written
-   * member by member; `undefined` otherwise (no result, a list, a string, a built-in, a form from memory). Every key
-   * of that form's top level is one of these, so a detector looking for one can rule it out without scanning.
-   */
-  readonly resultKeys: readonly string[] | undefined;
-  /**
-   * The error as text when the call failed: a string as given, `name: message` of an error with a string message,
-   * anything else in canonical form; `undefined` otherwise.
-   */
+  /** The error as text when the call failed: a string, `name: message` of an error, else its canonical form. */
   readonly errorText: string | undefined;
   /** `errorText` is text (a string, or an error's message), not the canonical form of structured data. */
   readonly errorIsText: boolean;
@@ -51,27 +49,30 @@ export interface StepFacts {
   readonly index: number;
   /** The step as recorded in history (a sanitised copy). */
   readonly step: GuardStep;
-  /**
-   * The history including this step. The guard's own array, not a copy: copying it on every step would make a
-   * check cost grow with the length of the run.
-   */
+  /** The history including this step (the guard's own array: copying it every step would grow with the run). */
   readonly history: readonly GuardStep[];
   readonly calls: readonly CallFacts[];
-  /**
-   * The text normalised (lower-cased, whitespace collapsed, trimmed; `''` without text) as a comparison key: short texts
-   * as themselves, long ones by length and hash.
-   */
+  /** The normalised text (lower-cased, whitespace collapsed, trimmed) as a comparison key. */
   readonly textKey: string;
   /** The normalised text, shortened for evidence. */
   readonly textPreview: string;
   /** The step has non-blank text. */
   readonly hasText: boolean;
-  /** The finish reason if it was a string. */
+  /** The finish reason, if it was a string. */
   readonly finishReason: string | undefined;
   /** Totals including this step. */
   readonly totals: Readonly<RunTotals>;
-  /** Wall-clock milliseconds since the guard was created or reset. */
+  /** Wall-clock milliseconds since the run started. */
   readonly elapsedMs: number;
+  /**
+   * For each call, in order: its outcome is new, produced neither by an earlier step (with `historyLimit`, one of the
+   * last `historyLimit` before this one) nor by an earlier call of this step.
+   */
+  readonly newOutcomes: readonly boolean[];
+  /** Whether an answer key a detector asked the run to remember is new as of this step (see {@link Judgement.remember}). */
+  isNewAnswer(key: string): boolean;
+  /** The run's comparison key for a text: itself when short, its length and keyed hash when long. */
+  keyOf(text: string): string;
 }
 
 /** What a detector found that should end the run. The guard adds `stop: true` and the detector's kind as `reason`. */
@@ -80,44 +81,75 @@ export interface Finding<Reason extends StopReason = StopReason> {
   /** One readable sentence. */
   readonly detail: string;
   readonly evidence: StopEvidence[Reason];
-  /**
-   * For a detector that judges calls before they run: what to tell the model when the call that would complete this
-   * finding is refused instead. Not part of stop verdicts.
-   */
+  /** For a detector that judges calls before they run: what to tell the model when the call is refused instead. */
   readonly message?: string;
 }
 
-/** What a detector says about one step: a finding that stops the run, warnings, or both. */
-export interface DetectorResult<Reason extends StopReason = StopReason> {
-  readonly stop?: Finding<Reason>;
-  readonly warnings?: readonly GuardWarning[];
+/** What a detector says of one step, with its state after the step. */
+export interface Judgement<Reason extends StopReason, State> {
+  readonly state: State;
+  readonly stop?: Finding<Reason> | undefined;
+  readonly warnings?: readonly GuardWarning[] | undefined;
+  /**
+   * Answer keys the run remembers as seen from this step on, when the step is recorded. Kept by the guard rather than in
+   * the state, so a run's memory of answers is not copied on every step.
+   */
+  readonly remember?: readonly string[] | undefined;
 }
 
 /** What a detector may read about the run as a whole when it reports its state. */
 export interface RunView {
-  /** Steps checked so far. */
   readonly steps: number;
+  /** Distinct call outcomes the run remembers. */
+  readonly distinctOutcomes: number;
+  /** Distinct answer keys the run remembers (see {@link Judgement.remember}). */
+  readonly distinctAnswers: number;
 }
 
 /**
- * The one shape every detector has, built-in or custom: a kind, a judgement per step over state of its own, and that
- * state as JSON. The guard calls `check` for every step in priority order and never looks inside; starting over means
- * building the detectors again, and restoring means building them from what `save` returned.
+ * A detector: a kind, the option that configures it, and pure functions over options and state. `check` never changes
+ * the state it is given: a peek is a check whose new state is dropped.
  */
-export interface Detector<Reason extends StopReason = StopReason> {
+export interface Detector<Reason extends StopReason = StopReason, Options = unknown, State = unknown> {
   readonly kind: Reason;
+  /** The key of `GuardOptions` that configures it. */
+  readonly option: string;
   /**
-   * Whether the detector can judge a call before it runs, from its name and arguments alone (`judgeCall` asks only
-   * these). A detector that needs results, text or usage cannot.
+   * Validates what the caller passed (`undefined` for nothing), filling in defaults.
+   * @returns the options, or `false` when the detector is off
+   * @throws TypeError naming the option path when a value does not fit
    */
-  readonly judgesCalls: boolean;
+  resolve(value: unknown): Options | false;
+  /** Whether it can judge a call before it runs, from name and arguments alone (for `judgeCall`). */
+  judgesCalls(options: Options): boolean;
+  /** The state of a new run: plain JSON. */
+  start(options: Options): State;
+  /** Judges one step. */
+  check(state: State, facts: StepFacts, options: Options): Judgement<Reason, State>;
+  /** The state as `summary()` shows it. */
+  summary(state: State, options: Options, run: RunView): JsonValue;
   /**
-   * Judges one step; `undefined` when there is nothing to say. With `record`, remembers what later steps need. Without
-   * it (a peek), answers exactly as it would have and leaves its state as it was.
+   * A state read back from a snapshot, checked field by field.
+   * @param path - where it sits in the snapshot, to name in errors
+   * @throws TypeError naming the field that does not fit
    */
-  check(facts: StepFacts, record: boolean): DetectorResult<Reason> | undefined;
-  /** The detector's state as JSON, for `summary()`. */
-  state(run: RunView): JsonValue;
-  /** Everything the detector needs to go on from here, as data JSON can write, for snapshots. */
-  save(): unknown;
+  restore(saved: unknown, options: Options, path: string): State;
+  /** What of the options a snapshot is tied to; the options themselves when absent. */
+  fingerprint?(options: Options): unknown;
+}
+
+/** `false` switches a detector off; `undefined` or `true` keep its defaults; an object tunes it. */
+export function optionSection(path: string, value: unknown, known: readonly string[]): Record<string, unknown> | false {
+  if (value === false) return false;
+  if (value === undefined || value === true) return Object.create(null) as Record<string, unknown>;
+  return expectObject(path, value, known);
+}
+
+/** Most repetitions before the stop a loop detector may warn. */
+export const MAX_WARN_BEFORE = 1_000;
+
+/** How many repetitions before the stop a loop detector warns, or `false` for never. */
+export function warnBeforeOption(path: string, value: unknown, fallback: number): number | false {
+  if (value === false) return false;
+  return integerOption(path, value, 1, fallback, MAX_WARN_BEFORE);
 }

@@ -1,23 +1,27 @@
+import { integerOption, savedNull } from '../utils/validate.js';
+import { DEFAULT_OPTIONS } from './defaults.js';
 import type { Detector } from './detector.js';
 
 /** Stops once `limit` steps have been recorded: with a limit of 3, the third step stops. Keeps no state. */
-export function maxStepsDetector(options: { readonly limit: number }): Detector<'max-steps'> {
-  const { limit } = options;
-  return {
-    kind: 'max-steps',
-    judgesCalls: false,
-    check(facts) {
-      const steps = facts.index + 1;
-      if (steps < limit) return undefined;
-      return {
-        stop: {
-          code: 'MAX_STEPS',
-          detail: `The run has taken ${String(steps)} ${steps === 1 ? 'step' : 'steps'}, reaching its limit of ${String(limit)}.`,
-          evidence: { steps, limit },
-        },
-      };
-    },
-    state: (run) => ({ steps: run.steps, limit }),
-    save: () => null,
-  };
-}
+export const maxSteps: Detector<'max-steps', { readonly limit: number }, null> = {
+  kind: 'max-steps',
+  option: 'maxSteps',
+  resolve: (value) => (value === false ? false : { limit: integerOption('maxSteps', value, 1, DEFAULT_OPTIONS.maxSteps) }),
+  judgesCalls: () => false,
+  start: () => null,
+  check(state, facts, { limit }) {
+    const steps = facts.index + 1;
+    if (steps < limit) return { state };
+    return {
+      state,
+      stop: {
+        code: 'MAX_STEPS',
+        detail: `The run has taken ${String(steps)} ${steps === 1 ? 'step' : 'steps'}, reaching its limit of ${String(limit)}.`,
+        evidence: { steps, limit },
+      },
+    };
+  },
+  summary: (_state, { limit }, run) => ({ steps: run.steps, limit }),
+  restore: (saved, _options, path) => savedNull(saved, path),
+  fingerprint: ({ limit }) => limit,
+};

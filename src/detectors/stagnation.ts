@@ -1,29 +1,24 @@
-import { preview } from '../guard/normalize-text.js';
 import type { StopEvidence } from '../types.js';
-import { answerKind } from './answer-kind.js';
-import { answerShape } from './answer-shape.js';
-import { blankEchoes, echoedWords } from './blank-echoes.js';
-import type { CallFacts, Detector } from './detector.js';
-import { createOutcomeMemory } from './outcome-memory.js';
-import type { SharedOutcomes } from './shared-outcomes.js';
-import { savedArray, savedBoolean, savedInteger, savedObject, savedOptional, savedString } from '../snapshot/read-saved.js';
+import { preview } from '../utils/text.js';
+import { integerOption, savedArray, savedBoolean, savedError, savedInteger, savedObject, savedOptional, savedString } from '../utils/validate.js';
+import { answerKind, failureShape } from './answers.js';
+import { DEFAULT_OPTIONS } from './defaults.js';
+import { type CallFacts, type Detector, optionSection, warnBeforeOption } from './detector.js';
 
-/** What `stagnation` shares with the run and the other detectors. */
-export interface StagnationRun {
-  /** The guard's comparison key for a text (itself when short, length and hash when long). */
-  readonly keyOf: (text: string) => string;
-  /** The run's memory of call outcomes, which `noProgress` shares. */
-  readonly outcomes: SharedOutcomes;
-  /** Whether this detector saves and restores `outcomes` (when `noProgress`, which otherwise does, is off). */
-  readonly ownsOutcomes: boolean;
-  /** With `historyLimit`, answers count as seen only when one of the last `memory` steps brought them. */
-  readonly memory: number | undefined;
-}
-
+/** Largest window: evidence is built from it. */
+const MAX_WINDOW = 1_000;
 /** Step indexes kept in evidence, as for the other detectors. */
 const MAX_STEP_INDEXES = 100;
 /** Calls and answers listed in evidence. */
 const TOP_ENTRIES = 3;
+
+/** Options of `stagnation` after validation. */
+export interface StagnationSettings {
+  readonly window: number;
+  readonly maxNew: number;
+  readonly writeArgsLength: number;
+  readonly warnBefore: number | false;
+}
 
 /** What one call brought, as the window keeps it. */
 interface WindowCall {
@@ -41,16 +36,36 @@ interface Entry {
   readonly calls: readonly WindowCall[];
 }
 
+interface StagnationState {
+  /** Entries ever added. */
+  readonly entries: number;
+  /** The last `window` entries, oldest first. */
+  readonly window: readonly Entry[];
+  /** How many of them were new. */
+  readonly newInWindow: number;
+  /** The signature of the last call seen, to leave out a call that repeats it without news. */
+  readonly previousSignature: string | null;
+}
+
+function resolveStagnation(value: unknown): StagnationSettings | false {
+  const options = optionSection('stagnation', value, ['window', 'maxNew', 'writeArgsLength', 'warnBefore']);
+  if (options === false) return false;
+  const defaults = DEFAULT_OPTIONS.stagnation;
+  const window = integerOption('stagnation.window', options.window, 2, defaults.window, MAX_WINDOW);
+  return {
+    window,
+    // Below the window, so a run whose every step brings a new answer can never stop.
+    maxNew: integerOption('stagnation.maxNew', options.maxNew, 0, Math.min(defaults.maxNew, window - 1), window - 1),
+    writeArgsLength: integerOption('stagnation.writeArgsLength', options.writeArgsLength, 0, defaults.writeArgsLength),
+    warnBefore: warnBeforeOption('stagnation.warnBefore', options.warnBefore, defaults.warnBefore),
+  };
+}
+
 /** What a call's answer is compared by, and how evidence shows it (see `answerOf`). */
 interface Answer {
   readonly key: string;
   readonly shape: string;
   readonly byCall: boolean;
-}
-
-/** The shape a failure is compared by: quoted spans, numbers and the words that echo the call's arguments blanked. */
-function failureShape(text: string, argsPreview: string): string {
-  return blankEchoes(answerShape(text), echoedWords(argsPreview));
 }
 
 /**
@@ -61,7 +76,7 @@ function failureShape(text: string, argsPreview: string): string {
  * "it did not work" are compared across calls, where new arguments that keep getting one answer are the loop:
  * - Without a result or an error there is nothing to compare, so the call itself is the key.
  * - A result that reads as a failure or as "nothing found" (see `answerKind`), and a text error, by its shape with
- *   the words that echo the arguments blanked too (see `blankEchoes`): "No matches found for "a"" and "... for "b"",
+ *   the words that echo the arguments blanked too (see `failureShape`): "No matches found for "a"" and "... for "b"",
  *   `javac: command not found` and `mvn: command not found`, are one answer. Structured errors as they are. The tool
  *   name is left out: some agents name a call after the first word the model typed.
  * - An empty result (no letter, no digit: `''`, `[]`, `<output></output>`) to a call with at least `writeArgsLength`
@@ -79,7 +94,7 @@ function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string
   if (resultText === undefined && errorText === undefined) return { key: call.outcome, shape: '', byCall: true };
   const result = resultText ?? '';
   if (errorText === undefined) {
-    const kind = answerKind(result, !call.resultIsText, call.resultKeys);
+    const kind = answerKind(result, !call.resultIsText);
     if (kind === 'failure') {
       const shape = failureShape(result, call.argsPreview);
       return { key: `${call.resultIsText ? 'a' : 's'}\u0000${keyOf(shape)}`, shape, byCall: false };
@@ -116,51 +131,41 @@ function top<Shown>(calls: readonly WindowCall[], keyOf: (call: WindowCall) => s
   return [...counted.values()].sort((left, right) => right.count - left.count).slice(0, TOP_ENTRIES);
 }
 
-/** The window: the last `window` entries as a ring, with how many of them were new. */
-interface Window {
-  readonly ring: (Entry | undefined)[];
-  /** Entries ever added; the next goes to slot `entries % window`. */
-  entries: number;
-  newInWindow: number;
-}
-
-/** Adds an entry, pushing out the oldest once the ring is full. */
-function addEntry(window: Window, size: number, entry: Entry): void {
-  const slot = window.entries % size;
-  if (window.ring[slot]?.isNew === true) window.newInWindow--;
-  window.ring[slot] = entry;
-  if (entry.isNew) window.newInWindow++;
-  window.entries++;
-}
-
-/** The window's entries, oldest first. */
-function entriesOf(window: Window, size: number): Entry[] {
-  const entries: Entry[] = [];
-  for (let offset = 0; offset < size; offset++) {
-    const entry = window.ring[(window.entries + offset) % size];
-    if (entry !== undefined) entries.push(entry);
-  }
-  return entries;
-}
-
-function readCall(value: unknown, path: string): WindowCall {
-  const record = savedObject(value, path);
+/** Built only on a warning or a stop: a scan of the window, bounded by its size. */
+function evidenceOf({ window, newInWindow }: StagnationState, size: number, maxNew: number): StopEvidence['stagnation'] {
+  const calls = window.flatMap((entry) => entry.calls);
   return {
-    signature: savedString(record.signature, `${path}.signature`),
-    tool: savedString(record.tool, `${path}.tool`),
-    argsPreview: savedString(record.argsPreview, `${path}.argsPreview`),
-    answer: savedString(record.answer, `${path}.answer`),
-    shapePreview: savedString(record.shapePreview, `${path}.shapePreview`),
+    window: size,
+    maxNew,
+    newOutcomes: newInWindow,
+    calls: top(calls, (call) => call.signature, ({ tool, argsPreview }) => ({ tool, argsPreview })),
+    answers: top(calls, (call) => call.answer, ({ shapePreview }) => ({ shapePreview })),
+    callCount: calls.length,
+    distinctCalls: new Set(calls.map((call) => call.signature)).size,
+    stepIndexes: window.slice(-MAX_STEP_INDEXES).map((entry) => entry.step),
   };
 }
 
-function readEntry(value: unknown, path: string): Entry {
-  const record = savedObject(value, path);
-  return {
-    step: savedInteger(record.step, `${path}.step`),
-    isNew: savedBoolean(record.isNew, `${path}.isNew`),
-    calls: savedArray(record.calls, `${path}.calls`).map((call, index) => readCall(call, `${path}.calls[${String(index)}]`)),
-  };
+function restoreStagnation(saved: unknown, { window: size }: StagnationSettings, path: string): StagnationState {
+  const record = savedObject(saved, path);
+  const window = savedArray(record.window, `${path}.window`, size).map((value, index) => {
+    const entryPath = `${path}.window[${String(index)}]`;
+    const entry = savedObject(value, entryPath);
+    return {
+      step: savedInteger(entry.step, `${entryPath}.step`),
+      isNew: savedBoolean(entry.isNew, `${entryPath}.isNew`),
+      calls: savedArray(entry.calls, `${entryPath}.calls`).map((call, position) => {
+        const callPath = `${entryPath}.calls[${String(position)}]`;
+        const fields = savedObject(call, callPath);
+        const field = (name: keyof WindowCall): string => savedString(fields[name], `${callPath}.${name}`);
+        return { signature: field('signature'), tool: field('tool'), argsPreview: field('argsPreview'), answer: field('answer'), shapePreview: field('shapePreview') };
+      }),
+    };
+  });
+  const entries = savedInteger(record.entries, `${path}.entries`, window.length);
+  if (window.length < Math.min(entries, size)) savedError(`${path}.window`, `an array of ${String(Math.min(entries, size))} entries`, record.window);
+  const previousSignature = savedOptional(record.previousSignature, (value) => savedString(value, `${path}.previousSignature`)) ?? null;
+  return { entries, window, newInWindow: window.filter((entry) => entry.isNew).length, previousSignature };
 }
 
 /**
@@ -170,137 +175,83 @@ function readEntry(value: unknown, path: string): Entry {
  * `answerOf`).
  *
  * A call identical to the one just before it whose answer is not new is left out: a run of identical calls is
- * `repeatedToolCall`'s business. A step's remaining calls form one entry of the window, new when any of them brought
- * a new answer, so ten parallel lookups count once. Steps without such calls add nothing and never stop. A step costs
- * O(its calls): the window is a ring with running counts, and evidence is built only on a stop.
- * @param options - the resolved `stagnation` options
- * @param run - what the detector shares with the run: see {@link StagnationRun}
- * @param saved - what `save()` returned, to continue from there (validated; `path` names it in errors)
+ * `repeatedToolCall`'s business. A step's remaining calls form one entry of the window, new when any of them brought a
+ * new answer, so ten parallel lookups count once. Steps without such calls add nothing and never stop.
  */
-export function stagnationDetector(
-  options: { readonly window: number; readonly maxNew: number; readonly writeArgsLength: number; readonly warnBefore: number | false },
-  run: StagnationRun,
-  saved?: unknown,
-  path = '',
-): Detector<'stagnation'> {
-  const { window: size, maxNew, writeArgsLength, warnBefore } = options;
-  const { keyOf, outcomes, ownsOutcomes, memory } = run;
-  // A full window with at most this many new steps warns, above `maxNew`.
-  const warnUpTo = warnBefore === false ? maxNew : maxNew + warnBefore;
-  const record = saved === undefined ? undefined : savedObject(saved, path);
-  // The answers compared across calls; those compared with their call are in the shared memory of outcomes.
-  const seen = createOutcomeMemory(memory, record === undefined ? undefined : { value: record.answers, path: `${path}.answers` });
-  if (record !== undefined && ownsOutcomes) outcomes.restore(record.outcomes, `${path}.outcomes`);
-  const window: Window = { ring: [], entries: 0, newInWindow: 0 };
-  let previousSignature: string | undefined;
-  if (record !== undefined) {
-    // Saved oldest first; replayed into an empty window, which rebuilds the counts.
-    const entries = savedArray(record.window, `${path}.window`, size);
-    window.entries = savedInteger(record.entries, `${path}.entries`, entries.length) - entries.length;
-    entries.forEach((entry, index) => {
-      addEntry(window, size, readEntry(entry, `${path}.window[${String(index)}]`));
-    });
-    previousSignature = savedOptional(record.previousSignature, (value) => savedString(value, `${path}.previousSignature`));
-  }
-
-  /** Built only on a stop: a scan of the window, bounded by its size. */
-  function evidence(from: Window): StopEvidence['stagnation'] {
-    const entries = entriesOf(from, size);
-    const calls = entries.flatMap((entry) => entry.calls);
-    const stepIndexes = entries.slice(-MAX_STEP_INDEXES).map((entry) => entry.step);
-    return {
-      window: size,
-      maxNew,
-      newOutcomes: from.newInWindow,
-      calls: top(calls, (call) => call.signature, ({ tool, argsPreview }) => ({ tool, argsPreview })),
-      answers: top(calls, (call) => call.answer, ({ shapePreview }) => ({ shapePreview })),
-      callCount: calls.length,
-      distinctCalls: new Set(calls.map((call) => call.signature)).size,
-      stepIndexes,
-    };
-  }
-
-  return {
-    kind: 'stagnation',
-    judgesCalls: false,
-    check(facts, remember) {
-      const kept: WindowCall[] = [];
-      const { calls, index } = facts;
-      const fresh = outcomes.newness(facts, remember);
-      // What is remembered is counted as of the last step with calls, whether or not it brought answers kept here.
-      if (remember && calls.length > 0) seen.moveTo(index);
-      // A peek must not record answers: those new in this step are tracked here instead.
-      const newInStep = remember ? undefined : new Set<string>();
-      let anyNew = false;
-      let previous = previousSignature;
-      let position = 0;
-      for (const call of calls) {
-        const outcomeIsNew = fresh[position++] === true;
-        const answer = answerOf(call, writeArgsLength, keyOf);
-        let isNew: boolean;
-        if (answer.byCall) isNew = outcomeIsNew;
-        else if (newInStep === undefined) isNew = seen.remember(answer.key, index);
-        else {
-          isNew = seen.isNew(answer.key, index) && !newInStep.has(answer.key);
-          newInStep.add(answer.key);
-        }
-        const repeat = call.signature === previous && !isNew;
-        previous = call.signature;
-        if (repeat) continue;
-        if (isNew) anyNew = true;
-        kept.push({ signature: call.signature, tool: call.name, argsPreview: call.argsPreview, answer: answer.key, shapePreview: preview(answer.shape) });
-      }
-      if (remember) previousSignature = previous;
-      if (kept.length === 0) return undefined;
-
-      const entry: Entry = { step: index, isNew: anyNew, calls: kept };
-      let after = window;
-      if (remember) addEntry(window, size, entry);
+export const stagnation: Detector<'stagnation', StagnationSettings, StagnationState> = {
+  kind: 'stagnation',
+  option: 'stagnation',
+  resolve: resolveStagnation,
+  judgesCalls: () => false,
+  start: () => ({ entries: 0, window: [], newInWindow: 0, previousSignature: null }),
+  check(state, facts, { window: size, maxNew, writeArgsLength, warnBefore }) {
+    const { calls } = facts;
+    if (calls.length === 0) return { state };
+    const fresh = facts.newOutcomes;
+    const kept: WindowCall[] = [];
+    // The answers compared across calls, for the run to remember; those compared with their call it knows already.
+    const remember: string[] = [];
+    const answeredInStep = new Set<string>();
+    let anyNew = false;
+    let previous = state.previousSignature;
+    calls.forEach((call, position) => {
+      const answer = answerOf(call, writeArgsLength, (text) => facts.keyOf(text));
+      let isNew: boolean;
+      if (answer.byCall) isNew = fresh[position] === true;
       else {
-        // A peek works out the count first, and copies the ring (at most `window` slots) only to build evidence.
-        const newAfter = window.newInWindow + (anyNew ? 1 : 0) - (window.ring[window.entries % size]?.isNew === true ? 1 : 0);
-        if (window.entries + 1 < size || newAfter > warnUpTo) return undefined;
-        after = { ...window, ring: window.ring.slice() };
-        addEntry(after, size, entry);
+        isNew = facts.isNewAnswer(answer.key) && !answeredInStep.has(answer.key);
+        answeredInStep.add(answer.key);
+        remember.push(answer.key);
       }
-      if (after.entries < size || after.newInWindow > warnUpTo) return undefined;
-      const found = evidence(after);
-      // Whichever repeats more says what kind of loop it is: a call (a cycle) or an answer (new arguments, same reply).
-      const [call] = found.calls as [StopEvidence['stagnation']['calls'][number]];
-      const [answer] = found.answers as [StopEvidence['stagnation']['answers'][number]];
-      const most =
-        call.count >= answer.count
-          ? `${call.tool}(${call.argsPreview}) was called ${call.count === 1 ? 'once' : `${String(call.count)} times`}`
-          : `the same answer came back ${String(answer.count)} times: "${answer.shapePreview}"`;
-      const share = `${String(after.newInWindow)} of the last ${String(size)} steps with tool calls`;
-      if (after.newInWindow > maxNew) {
-        return {
-          warnings: [
-            {
-              code: 'LOOP_WARNING',
-              reason: 'stagnation',
-              detail: `Only ${share} brought an answer not seen before in this run; ${most}. ${String(maxNew)} or fewer stop the run.`,
-              message: `Only ${share} brought you an answer you had not seen before; ${most}. Searching the same way is not finding anything new: change your approach, or answer with what you have.`,
-              evidence: found,
-            },
-          ],
-        };
-      }
+      const repeat = call.signature === previous && !isNew;
+      previous = call.signature;
+      if (repeat) return;
+      if (isNew) anyNew = true;
+      kept.push({ signature: call.signature, tool: call.name, argsPreview: call.argsPreview, answer: answer.key, shapePreview: preview(answer.shape) });
+    });
+    if (kept.length === 0) return { state: { ...state, previousSignature: previous }, remember };
+    const dropped = state.window.length === size ? state.window[0] : undefined;
+    const next: StagnationState = {
+      entries: state.entries + 1,
+      window: [...state.window.slice(dropped === undefined ? 0 : 1), { step: facts.index, isNew: anyNew, calls: kept }],
+      newInWindow: state.newInWindow + (anyNew ? 1 : 0) - (dropped?.isNew === true ? 1 : 0),
+      previousSignature: previous,
+    };
+    // A full window with at most this many new steps warns, above `maxNew`.
+    const warnUpTo = warnBefore === false ? maxNew : maxNew + warnBefore;
+    if (next.entries < size || next.newInWindow > warnUpTo) return { state: next, remember };
+    const evidence = evidenceOf(next, size, maxNew);
+    // Whichever repeats more says what kind of loop it is: a call (a cycle) or an answer (new arguments, same reply).
+    const [call] = evidence.calls as [StopEvidence['stagnation']['calls'][number]];
+    const [answer] = evidence.answers as [StopEvidence['stagnation']['answers'][number]];
+    const most =
+      call.count >= answer.count
+        ? `${call.tool}(${call.argsPreview}) was called ${call.count === 1 ? 'once' : `${String(call.count)} times`}`
+        : `the same answer came back ${String(answer.count)} times: "${answer.shapePreview}"`;
+    const share = `${String(next.newInWindow)} of the last ${String(size)} steps with tool calls`;
+    if (next.newInWindow > maxNew) {
       return {
-        stop: {
-          code: 'STAGNATION',
-          detail: `Only ${share} brought an answer not seen before in this run; ${most}.`,
-          evidence: found,
-        },
+        state: next,
+        remember,
+        warnings: [
+          {
+            code: 'LOOP_WARNING',
+            reason: 'stagnation',
+            detail: `Only ${share} brought an answer not seen before in this run; ${most}. ${String(maxNew)} or fewer stop the run.`,
+            message: `Only ${share} brought you an answer you had not seen before; ${most}. Searching the same way is not finding anything new: change your approach, or answer with what you have.`,
+            evidence,
+          },
+        ],
       };
-    },
-    state: () => ({ window: size, maxNew, steps: Math.min(window.entries, size), newInWindow: window.newInWindow, distinctFailures: seen.size() }),
-    save: () => ({
-      answers: seen.save(),
-      ...(ownsOutcomes ? { outcomes: outcomes.save() } : {}),
-      entries: window.entries,
-      window: entriesOf(window, size),
-      previousSignature: previousSignature ?? null,
-    }),
-  };
-}
+    }
+    return { state: next, remember, stop: { code: 'STAGNATION', detail: `Only ${share} brought an answer not seen before in this run; ${most}.`, evidence } };
+  },
+  summary: (state, { window, maxNew }, run) => ({
+    window,
+    maxNew,
+    steps: Math.min(state.entries, window),
+    newInWindow: state.newInWindow,
+    distinctFailures: run.distinctAnswers,
+  }),
+  restore: restoreStagnation,
+};

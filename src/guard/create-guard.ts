@@ -1,10 +1,10 @@
-import type { Detector, Finding, RunTotals } from '../detectors/detector.js';
-import { createHashKey, type HashKey } from '../canonical/hash-key.js';
-import { buildDetectors } from '../detectors/registry.js';
-import { resolveOptions, type ResolvedOptions } from '../options/resolve-options.js';
-import { optionsFingerprint } from '../snapshot/fingerprint.js';
-import { readSnapshot } from '../snapshot/read-snapshot.js';
+import { createHashKey, type HashKey, keyedHash, type TextHash } from '../canonical/hash.js';
+import { toPlainJson } from '../canonical/plain-json.js';
+import { roundFigure } from '../detectors/budget.js';
+import type { Finding, RunTotals } from '../detectors/detector.js';
+import { DETECTORS } from '../detectors/registry.js';
 import type {
+  CallVerdict,
   Guard,
   GuardOptions,
   GuardSnapshot,
@@ -12,38 +12,42 @@ import type {
   GuardSummary,
   GuardToolCall,
   GuardWarning,
-  CallVerdict,
   JsonValue,
   RestoreOptions,
   StopReason,
   Verdict,
 } from '../types.js';
-import { printable } from './printable.js';
-import { safeArray, safeRead } from './safe-read.js';
-import { toPlainJson } from './plain-json.js';
-import { reduceStep, type ReducedStep } from './reduce-step.js';
-import { addStep, copySums, emptySums, TOTAL_NAMES, type RunSums } from './run-totals.js';
-import { LoadedStepFacts } from './step-facts.js';
-import { createStepHistory, type StepHistory } from './step-history.js';
+import { safeArray, safeRead } from '../utils/read.js';
+import { printable } from '../utils/text.js';
+import { savedError } from '../utils/validate.js';
+import { History } from './history.js';
+import { type EnabledDetector, optionsFingerprint, resolveOptions, type ResolvedOptions } from './options.js';
+import { addUsage, type ReadStep, readStep } from './read-step.js';
+import { RunMemory } from './run-memory.js';
+import { Facts, type FactsContext } from './step-facts.js';
+import { readSnapshot, SNAPSHOT_VERSION, TOTAL_NAMES } from './snapshot.js';
 import { verdictOf } from './verdict.js';
+
+/** A detector that is on, with its state in the run so far. */
+interface Slot extends EnabledDetector {
+  state: unknown;
+}
 
 /** Everything a guard knows about the run in progress. A new run is a new one of these. */
 interface Run {
-  readonly detectors: readonly Detector[];
-  readonly history: StepHistory;
-  /** The totals, exact; `totals` holds the doubles nearest to them, which detectors and summaries read. */
-  readonly sums: RunSums;
-  readonly totals: RunTotals;
+  readonly slots: readonly Slot[];
+  readonly history: History;
+  totals: RunTotals;
   readonly startedAt: number;
   /**
    * The secret key of the run's comparisons: tool output cannot be built to look like other output without it. Saved
    * in snapshots, so a restored guard compares as the one that saved it.
    */
   readonly hashKey: HashKey;
-  /** The facts of the step being checked, loaded anew for each step. */
-  readonly facts: LoadedStepFacts;
-  /** The facts of a step being peeked at: totals of their own, so a peek changes none of the run's. */
-  readonly peekFacts: LoadedStepFacts;
+  readonly hash: TextHash;
+  /** The call outcomes the run has seen, and the answers detectors asked it to remember. */
+  readonly outcomes: RunMemory;
+  readonly answers: RunMemory;
   steps: number;
   toolCalls: number;
   stops: number;
@@ -52,10 +56,7 @@ interface Run {
   blockedBefore: boolean;
 }
 
-/**
- * The clock's reading, or 0 when it throws or reads something that is not a finite number: `check` never throws
- * because of a clock, and a snapshot can always hold the reading.
- */
+/** The clock's reading, or 0 when it throws or reads something that is not a finite number. */
 function readClock(now: () => number): number {
   try {
     const time = now();
@@ -65,36 +66,24 @@ function readClock(now: () => number): number {
   }
 }
 
-function totalsOf(sums: RunSums): RunTotals {
-  return {
-    inputTokens: sums.inputTokens.value,
-    outputTokens: sums.outputTokens.value,
-    totalTokens: sums.totalTokens.value,
-    costUsd: sums.costUsd.value,
-    durationMs: sums.durationMs.value,
-  };
-}
-
 function newRun(options: ResolvedOptions, saved?: unknown): Run {
   const restored = saved === undefined ? undefined : readSnapshot(saved, options);
-  const history = createStepHistory(options.historyLimit, restored?.history);
-  const sums = restored?.sums ?? emptySums();
-  const totals = totalsOf(sums);
-  const peekTotals = totalsOf(sums);
-  const { now } = options;
-  const startedAt = restored?.startedAt ?? readClock(now);
-  const elapsed = (): number => readClock(now) - startedAt;
-  const rules = (): readonly GuardStep[] => history.forRules();
+  const slots = options.detectors.map(({ detector, options: settings }): Slot => {
+    if (restored === undefined) return { detector, options: settings, state: detector.start(settings) };
+    const path = `detectors.${detector.kind}`;
+    if (!Object.hasOwn(restored.detectors, detector.kind)) savedError(path, "an enabled detector's saved state", undefined);
+    return { detector, options: settings, state: detector.restore(restored.detectors[detector.kind], settings, path) };
+  });
   const hashKey = restored?.hashKey ?? createHashKey();
   return {
-    detectors: buildDetectors(options, hashKey, restored?.detectors),
-    history,
-    sums,
-    totals,
-    startedAt,
+    slots,
+    history: new History(options.historyLimit, restored?.history),
+    totals: restored?.totals ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0, durationMs: 0 },
+    startedAt: restored?.startedAt ?? readClock(options.now),
     hashKey,
-    facts: new LoadedStepFacts({ history: rules, elapsed, totals, hashKey }),
-    peekFacts: new LoadedStepFacts({ history: rules, elapsed, totals: peekTotals, hashKey }),
+    hash: keyedHash(hashKey),
+    outcomes: restored?.outcomes ?? new RunMemory(options.historyLimit),
+    answers: restored?.answers ?? new RunMemory(options.historyLimit),
     steps: restored?.steps ?? 0,
     toolCalls: restored?.toolCalls ?? 0,
     stops: restored?.stops ?? 0,
@@ -103,35 +92,82 @@ function newRun(options: ResolvedOptions, saved?: unknown): Run {
   };
 }
 
+/** The totals after a step. */
+function addStep(totals: RunTotals, step: GuardStep): RunTotals {
+  const next = { ...totals, durationMs: roundFigure(totals.durationMs + (step.durationMs ?? 0)) };
+  if (step.usage !== undefined) addUsage(next, step.usage);
+  return next;
+}
+
+/** What the facts of the run's steps read from the run. */
+function contextOf(run: Run, now: () => number): FactsContext {
+  return {
+    hash: run.hash,
+    history: () => run.history.forRules(),
+    elapsedMs: () => readClock(now) - run.startedAt,
+    outcomes: run.outcomes,
+    answers: run.answers,
+  };
+}
+
+/** Runs every detector over a step's facts; the first stop in priority order wins, every warning is kept. */
+function judge(run: Run, facts: Facts, read: ReadStep, record: boolean): Verdict {
+  let reason: StopReason | undefined;
+  let finding: Finding | undefined;
+  const warnings: GuardWarning[] = [...(read.warnings ?? [])];
+  // Every detector sees every step, so its state stays right.
+  for (const slot of run.slots) {
+    const judgement = slot.detector.check(slot.state, facts, slot.options);
+    if (record) {
+      slot.state = judgement.state;
+      if (judgement.remember !== undefined) run.answers.record(facts.index, judgement.remember);
+    }
+    if (finding === undefined && judgement.stop !== undefined) {
+      reason = slot.detector.kind;
+      finding = judgement.stop;
+    }
+    if (judgement.warnings !== undefined) warnings.push(...judgement.warnings);
+  }
+  if (record && facts.outcomesAsked && facts.calls.length > 0) run.outcomes.record(facts.index, facts.calls.map((call) => call.outcome));
+  return verdictOf(reason, finding, warnings.length === 0 ? undefined : warnings);
+}
+
+/** The guard's state, with what it needs to read and judge steps. */
+interface Judged {
+  readonly run: Run;
+  readonly now: () => number;
+}
+
 /**
- * What the detectors that can judge a call before it runs say of a step of calls that has not run: the first stop in
- * priority order, as a refusal.
+ * What the detectors that can judge a call before it runs say of calls that have not run: the first stop in priority
+ * order, as a refusal.
  */
-function judgeCalls(run: Run, calls: readonly GuardToolCall[], index: number): CallVerdict {
+function judgeCalls({ run, now }: Judged, calls: readonly GuardToolCall[], index: number): CallVerdict {
   // Name and arguments only: whatever else a caller passed says nothing before the call runs.
   const asked = { toolCalls: calls.map((call) => ({ name: safeRead(call, 'name'), args: safeRead(call, 'args') })) };
-  const reduced = reduceStep(asked, run.hashKey, index);
-  run.peekFacts.load(index, reduced);
-  for (const detector of run.detectors) {
-    if (!detector.judgesCalls) continue;
-    const finding = detector.check(run.peekFacts, false)?.stop;
+  const read = readStep(asked, run.hash, index);
+  const facts = new Facts(read, index, run.totals, contextOf(run, now));
+  for (const slot of run.slots) {
+    if (!slot.detector.judgesCalls(slot.options)) continue;
+    const finding = slot.detector.check(slot.state, facts, slot.options).stop;
     if (finding === undefined) continue;
     const { code, detail, evidence, message = detail } = finding;
-    return { block: true, reason: detector.kind, code, detail: printable(detail), message, evidence } as CallVerdict;
+    return { block: true, reason: slot.detector.kind, code, detail: printable(detail), message, evidence } as CallVerdict;
   }
   return { block: false };
 }
 
 /**
- * A step's refused calls, judged after its calls that ran: when the guard would refuse one too, and one was refused
- * in an earlier step, the model persisted, and the refusal becomes a stop.
+ * A step's refused calls, judged after its calls that ran: when the guard would refuse one too, and one was refused in
+ * an earlier step, the model persisted, and the refusal becomes a stop.
  */
-function persisted(run: Run, reduced: ReducedStep, record: boolean): CallVerdict | undefined {
+function persisted(judged: Judged, read: ReadStep, record: boolean): CallVerdict | undefined {
+  const { run } = judged;
   // Recorded, the step's calls that ran are part of the state; in a peek they are not, so they go first.
-  const ran = record ? [] : (reduced.step.toolCalls ?? []).filter((call) => call.blocked !== true);
+  const ran = record ? [] : (read.step.toolCalls ?? []).filter((call) => call.blocked !== true);
   const index = record ? run.steps - 1 : run.steps;
-  for (const call of reduced.blockedCalls) {
-    const refusal = judgeCalls(run, [...ran, call], index);
+  for (const call of read.blockedCalls) {
+    const refusal = judgeCalls(judged, [...ran, call], index);
     if (!refusal.block) continue;
     if (run.blockedBefore) return refusal;
     if (record) run.blockedBefore = true;
@@ -147,50 +183,35 @@ function afterRefusals(verdict: Verdict, refusal: CallVerdict | undefined): Verd
   return verdictOf(reason, { code, detail, evidence }, verdict.warnings);
 }
 
-/** Runs every detector over loaded facts; the first stop in priority order wins, every warning is kept. */
-function judge(run: Run, facts: LoadedStepFacts, reduced: ReducedStep, record: boolean): Verdict {
-  let reason: StopReason | undefined;
-  let finding: Finding | undefined;
-  let warnings: GuardWarning[] | undefined = reduced.warnings === undefined ? undefined : [...reduced.warnings];
-  // Every detector sees every step so its state stays right.
-  for (const detector of run.detectors) {
-    const result = detector.check(facts, record);
-    if (result === undefined) continue;
-    if (finding === undefined && result.stop !== undefined) {
-      reason = detector.kind;
-      finding = result.stop;
-    }
-    if (result.warnings !== undefined) (warnings ??= []).push(...result.warnings);
-  }
-  return verdictOf(reason, finding, warnings);
-}
-
 /**
- * A guard. Its methods are own properties bound to it, so they can be passed around alone (`steps.map(guard.check)`);
- * `history` is a getter on the class, shared by every guard: a getter defined per guard, in an object literal, gave
- * each guard a hidden class of its own and made creating one several times slower.
+ * A guard. Its methods are own properties bound to it, so they can be passed around alone (`steps.map(guard.check)`).
  */
 class LoopGuard implements Guard {
-  readonly #resolved: ResolvedOptions;
-  // Worked out when a snapshot is first taken: two dozen hashes that a guard never snapshotted does not need.
-  #fingerprint: Readonly<Record<string, string>> | undefined;
+  readonly #options: ResolvedOptions;
   #run: Run;
 
-  constructor(resolved: ResolvedOptions, restore: RestoreOptions | undefined) {
-    this.#resolved = resolved;
-    this.#run = newRun(resolved, restore?.snapshot);
+  constructor(options: ResolvedOptions, snapshot: unknown) {
+    this.#options = options;
+    this.#run = newRun(options, snapshot);
+  }
+
+  #context(run: Run): FactsContext {
+    return contextOf(run, this.#options.now);
+  }
+
+  get #judged(): Judged {
+    return { run: this.#run, now: this.#options.now };
   }
 
   readonly check = (raw: GuardStep): Verdict => {
     const run = this.#run;
     const index = run.steps++;
-    const reduced = reduceStep(raw, run.hashKey, index);
-    const { history, totals, facts } = run;
-    history.push(reduced.step);
-    addStep(run.sums, totals, reduced.step);
-    run.toolCalls += reduced.calls.length;
-    facts.load(index, reduced);
-    const verdict = afterRefusals(judge(run, facts, reduced, true), persisted(run, reduced, true));
+    const read = readStep(raw, run.hash, index);
+    run.history.push(read.step);
+    run.totals = addStep(run.totals, read.step);
+    run.toolCalls += read.calls.length;
+    const facts = new Facts(read, index, run.totals, this.#context(run));
+    const verdict = afterRefusals(judge(run, facts, read, true), persisted(this.#judged, read, true));
     if (verdict.stop) run.stops++;
     run.lastVerdict = verdict;
     return verdict;
@@ -198,67 +219,56 @@ class LoopGuard implements Guard {
 
   readonly peek = (raw: GuardStep): Verdict => {
     const run = this.#run;
-    const reduced: ReducedStep = reduceStep(raw, run.hashKey, run.steps);
-    const { peekFacts } = run;
-    addStep(copySums(run.sums), peekFacts.totals, reduced.step);
-    peekFacts.load(run.steps, reduced);
+    const read = readStep(raw, run.hash, run.steps);
+    const facts = new Facts(read, run.steps, addStep(run.totals, read.step), this.#context(run));
     // Custom rules see the step last in their history, as in a check; it is taken back out whatever they do.
-    const takeBack = run.history.push(reduced.step);
+    const takeBack = run.history.push(read.step);
     try {
-      const verdict = judge(run, peekFacts, reduced, false);
-      return verdict.stop ? verdict : afterRefusals(verdict, persisted(run, reduced, false));
+      const verdict = judge(run, facts, read, false);
+      return verdict.stop ? verdict : afterRefusals(verdict, persisted(this.#judged, read, false));
     } finally {
       takeBack();
     }
   };
 
   readonly judgeCall = (call: GuardToolCall, earlier: readonly GuardToolCall[] = []): CallVerdict => {
-    const run = this.#run;
     const before = safeArray(earlier) as readonly GuardToolCall[];
-    const withCall = judgeCalls(run, [...before, call], run.steps);
+    const index = this.#run.steps;
+    const withCall = judgeCalls(this.#judged, [...before, call], index);
     if (!withCall.block || before.length === 0) return withCall;
     // The earlier calls may complete a loop on their own; the call is refused only when it carries the loop further.
-    const without = judgeCalls(run, before, run.steps);
+    const without = judgeCalls(this.#judged, before, index);
     return without.block && JSON.stringify(without.evidence) === JSON.stringify(withCall.evidence) ? { block: false } : withCall;
   };
 
   readonly reset = (): void => {
-    this.#run = newRun(this.#resolved);
+    this.#run = newRun(this.#options);
   };
 
   readonly summary = (): GuardSummary => {
     const run = this.#run;
+    const view = { steps: run.steps, distinctOutcomes: run.outcomes.size, distinctAnswers: run.answers.size };
     const detectors: Record<string, JsonValue> = {};
-    for (const detector of run.detectors) detectors[detector.kind] = detector.state(run);
-    return {
-      steps: run.steps,
-      toolCalls: run.toolCalls,
-      stops: run.stops,
-      lastVerdict: run.lastVerdict,
-      totals: { ...run.totals },
-      detectors,
-    };
+    for (const { detector, options, state } of run.slots) detectors[detector.kind] = detector.summary(state, options, view);
+    return { steps: run.steps, toolCalls: run.toolCalls, stops: run.stops, lastVerdict: run.lastVerdict, totals: { ...run.totals }, detectors };
   };
 
   readonly snapshot = (): GuardSnapshot => {
     const run = this.#run;
-    const detectors: Record<string, unknown> = {};
-    for (const detector of run.detectors) detectors[detector.kind] = detector.save();
     const snapshot = {
-      version: 1,
-      options: (this.#fingerprint ??= optionsFingerprint(this.#resolved)),
+      version: SNAPSHOT_VERSION,
+      options: optionsFingerprint(this.#options),
       steps: run.steps,
       toolCalls: run.toolCalls,
       stops: run.stops,
       lastVerdict: run.lastVerdict,
       blockedBefore: run.blockedBefore,
-      totals: run.totals,
-      // The exact totals, as decimal text: the doubles alone would lose what a later step may need.
-      sums: Object.fromEntries(TOTAL_NAMES.map((name) => [name, run.sums[name].save()])),
+      totals: Object.fromEntries(TOTAL_NAMES.map((name) => [name, run.totals[name]])),
       startedAt: run.startedAt,
       hashKey: run.hashKey,
       history: run.history.snapshot().map((step) => toPlainJson(step)),
-      detectors,
+      memory: { outcomes: run.outcomes.save(), answers: run.answers.save() },
+      detectors: Object.fromEntries(run.slots.map(({ detector, state }) => [detector.kind, state])),
     };
     // A copy through JSON: plain data, sharing nothing with the guard, which goes on changing.
     return JSON.parse(JSON.stringify(snapshot)) as GuardSnapshot;
@@ -267,6 +277,15 @@ class LoopGuard implements Guard {
   get history(): readonly GuardStep[] {
     return this.#run.history.snapshot();
   }
+}
+
+/**
+ * A guard over the given detectors: what `createGuard` does with the registry's. For tests that add a detector the way
+ * a contributor would, through the list alone.
+ * @param registry - the detectors, in priority order
+ */
+export function createGuardWith(registry: typeof DETECTORS, options?: unknown, restore?: RestoreOptions): Guard {
+  return new LoopGuard(resolveOptions(options, registry), restore?.snapshot);
 }
 
 /**
@@ -280,5 +299,5 @@ class LoopGuard implements Guard {
  * const verdict = guard.check({ toolCalls: [{ name: 'search', args: { query: 'x' } }] });
  */
 export function createGuard(options?: GuardOptions, restore?: RestoreOptions): Guard {
-  return new LoopGuard(resolveOptions(options), restore);
+  return createGuardWith(DETECTORS, options, restore);
 }

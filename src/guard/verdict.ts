@@ -1,8 +1,9 @@
-import { MAX_CHARACTERS } from '../canonical/limits.js';
+/** Verdicts: how a step's findings become one, and what a caller reads from them. */
+import { toPlainJson } from '../canonical/plain-json.js';
+import { MAX_CHARACTERS } from '../canonical/form.js';
 import type { Finding } from '../detectors/detector.js';
-import type { GuardWarning, StopReason, StopVerdict, Verdict } from '../types.js';
-import { toPlainJson } from './plain-json.js';
-import { printable } from './printable.js';
+import type { CallVerdict, GuardWarning, LoopWarning, StopReason, StopVerdict, Verdict } from '../types.js';
+import { printable } from '../utils/text.js';
 
 /** Warnings with their details escaped as stop details are: a loop warning quotes tool names and arguments. */
 function printableWarnings(warnings: readonly GuardWarning[]): readonly GuardWarning[] {
@@ -37,4 +38,88 @@ export function verdictOf(
   // A detector's kind and the finding it returns belong together (`Detector<Reason>`); the compiler cannot follow that
   // through the list of detectors, so the pairing is asserted here, in the one place verdicts are made.
   return (warnings === undefined ? stop : { ...stop, warnings }) as StopVerdict;
+}
+
+/**
+ * Tells a problem from a normal ending: true for every stop except the model finishing cleanly, with `stop` or a
+ * provider's own word for it (`end_turn`, `STOP`, `completed`, ...).
+ * @param verdict - what `check` returned
+ */
+export function isFault(verdict: Verdict): verdict is StopVerdict {
+  if (!verdict.stop) return false;
+  if (verdict.reason !== 'finish-reason' || verdict.code !== 'FINISH_TERMINAL') return true;
+  // Verdicts written before `mapped` existed (a restored `lastVerdict`, say) carry only `normalized`.
+  const { mapped = verdict.evidence.normalized } = verdict.evidence as { mapped?: string };
+  return mapped !== 'stop';
+}
+
+/**
+ * The loop warnings of a verdict: what a loop detector says will stop the run soon.
+ * @param verdict - what `check` returned
+ * @returns the `LOOP_WARNING`s, in priority order
+ */
+export function loopWarnings(verdict: Verdict | undefined): readonly LoopWarning[] {
+  return (verdict?.warnings ?? []).filter((warning): warning is LoopWarning => warning.code === 'LOOP_WARNING');
+}
+
+/**
+ * What to tell the model before its next step, from a verdict's loop warnings: their messages, one a line, or
+ * `undefined` when there is nothing to say. Add it to the next prompt (as a user message) to steer the model out of a
+ * loop before the guard has to stop it.
+ * @param verdict - what `check` returned for the latest step
+ * @returns the text for the model, or `undefined`
+ */
+export function loopMessage(verdict: Verdict | undefined): string | undefined {
+  const warnings = loopWarnings(verdict);
+  return warnings.length === 0 ? undefined : warnings.map((warning) => warning.message).join('\n');
+}
+
+const HINTS: Readonly<Record<StopReason, string>> = {
+  'max-steps': 'The run used every step it was allowed. Raise maxSteps if the task really needs more, or look for a loop the other detectors do not catch.',
+  'repeated-tool-call': 'The model keeps sending the same call. Make sure the tool result tells it something it can act on, and that the prompt says what to do when a tool fails.',
+  oscillation: 'The model is alternating between the same few calls. It may be missing a result it needs, or two tools may be undoing each other.',
+  'no-progress': 'Nothing new is coming back and the model keeps saying the same thing. Give it a way out: a clearer result, an error it can act on, or a rule to finish.',
+  stagnation: 'The model keeps getting answers it has already seen: a few calls in an irregular loop, or new arguments that all get the same reply. Tell it what the answers mean, or give it a rule for when to stop searching.',
+  'finish-reason': 'The provider ended the step with a reason the guard does not know. If it means the model is done, add it to finishReason.terminal; otherwise check the provider for what it means.',
+  budget: 'The run used up a budget you set. Raise the limit if the task is worth it, or find out which steps spent it.',
+  custom: 'One of your own detectors asked to stop; its evidence says why.',
+};
+
+// For a finish reason that stops as terminal, by what the reason means. A Map: a user's terminal reason may be any
+// string, `constructor` included.
+const TERMINAL_HINTS = new Map([
+  ['length', 'The answer was cut off at the output-token limit. Raise the limit, or ask for a shorter answer.'],
+  ['content-filter', "The provider's content or safety filter ended the step. Sending the same input again will most likely end the same way."],
+  ['error', 'The provider reported an error or cut the step short. Check its status and logs; trying again may help.'],
+]);
+
+function hintOf(verdict: StopVerdict): string {
+  if (!isFault(verdict)) return 'The model finished normally; nothing to fix.';
+  if (verdict.reason === 'finish-reason' && verdict.code === 'FINISH_TERMINAL') {
+    const { mapped = verdict.evidence.normalized } = verdict.evidence as { mapped?: string };
+    return TERMINAL_HINTS.get(mapped) ?? 'The step ended with a reason your finishReason.terminal lists, so the run ended as configured.';
+  }
+  return HINTS[verdict.reason];
+}
+
+/**
+ * Turns a verdict into readable lines for logs: the code and detail, a short hint, then any warnings; or, for what
+ * `judgeCall` said, whether the call may run and, if not, the message the model gets instead. Text that came from
+ * outside (a hand-made verdict, say) is escaped, so every line it returns is one line of the report.
+ * @param verdict - what `check`, `peek` or `judgeCall` returned
+ */
+export function explain(verdict: Verdict | CallVerdict): string {
+  if ('block' in verdict) {
+    if (!verdict.block) return 'Allowed.';
+    return `Blocked [${printable(verdict.code)}] ${printable(verdict.detail)}\nMessage: ${printable(verdict.message)}`;
+  }
+  const lines: string[] = [];
+  if (!verdict.stop) {
+    lines.push('Continue.');
+  } else {
+    lines.push(`Stop [${printable(verdict.code)}] ${printable(verdict.detail)}`);
+    lines.push(`Hint: ${hintOf(verdict)}`);
+  }
+  for (const warning of verdict.warnings ?? []) lines.push(`Warning [${printable(warning.code)}] ${printable(warning.detail)}`);
+  return lines.join('\n');
 }

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createGuard, type Guard, type GuardOptions, type GuardStep, type Verdict } from '../../src/index.js';
-import { createReferenceGuard, decimalProduct, decimalSum, type ReferenceGuard } from '../support/reference-guard.js';
+import { createReferenceGuard, roundedProduct, roundedSum, type ReferenceGuard } from '../support/reference-guard.js';
 import { generateRun, holdsLargeResult, type GeneratedRun } from '../support/run-generator.js';
 import { ALL_OFF } from '../support/step-builder.js';
 
@@ -193,22 +193,14 @@ describe('the guard agrees with the reference implementation', () => {
   });
 });
 
-describe("the reference's decimal arithmetic", () => {
-  it('adds figures as the decimals they print as, and stops at the largest finite number', () => {
-    expect(decimalSum(Array.from({ length: 10 }, () => 0.1))).toBe(1);
-    expect(decimalSum([0.1, 0.2])).toBe(0.3);
-    expect(decimalSum([1e-7, 2.5e-10, 0.015])).toBe(0.01500010025);
-    expect(decimalSum([0.2, 0.6666666666666666])).toBe(0.8666666666666666);
-    expect(decimalSum([2 ** 53, 1, 1])).toBe(2 ** 53 + 2);
-    expect(decimalSum([1e308, 1e308])).toBe(Number.MAX_VALUE);
-    expect(decimalSum([])).toBe(0);
-  });
-
-  it('multiplies as decimals multiply', () => {
-    expect(decimalProduct(0.1, 3)).toBe(0.3);
-    expect(decimalProduct(0.8, 3)).toBe(2.4);
-    expect(decimalProduct(0.95, 1000.5)).toBe(950.475);
-    expect(decimalProduct(1, 1e-7)).toBe(1e-7);
+describe("the reference's budget arithmetic", () => {
+  it('rounds each running total to 15 significant digits, so ten steps of 0.1 make 1, and stops at the largest finite number', () => {
+    expect(Array.from({ length: 10 }, () => 0.1).reduce(roundedSum, 0)).toBe(1);
+    expect(roundedSum(0.1, 0.2)).toBe(0.3);
+    expect(roundedSum(0.2, 0.6666666666666666)).toBe(0.866666666666667);
+    expect(roundedSum(1e308, 1e308)).toBe(Number.MAX_VALUE);
+    expect(roundedProduct(0.1, 3)).toBe(0.3);
+    expect(roundedProduct(0.95, 1000.5)).toBe(950.475);
   });
 });
 
@@ -318,16 +310,16 @@ describe('once disagreements between the guard and the README, now agreements', 
     expect(reference.history).toStrictEqual(production.history);
   });
 
-  it('totals are the doubles nearest the exact decimal sums, for figures a double cannot hold too', () => {
+  it('totals are rounded to 15 significant digits as each step is added, so a limit a decimal sum reaches is reached', () => {
     const figures = [{ usage: { costUsd: 0.2 } }, { usage: { costUsd: 0.6666666666666666 } }];
-    const { production, reference, verdicts } = bothOver({ budget: { maxCostUsd: 0.8666666666666667 } }, figures);
-    expect(production.summary().totals.costUsd).toBe(0.8666666666666666);
-    expect(verdicts[1]?.[0].stop).toBe(false);
+    const { production, reference, verdicts } = bothOver({ ...ALL_OFF, budget: { maxCostUsd: 0.866666666666667 } }, figures);
+    expect(production.summary().totals.costUsd).toBe(0.866666666666667);
+    expect(verdicts[1]?.[0].stop).toBe(true);
     expect(reference.summary().totals).toStrictEqual(production.summary().totals);
 
-    const large = bothOver({}, [{ usage: { inputTokens: 2 ** 53 } }, { usage: { inputTokens: 1 } }, { usage: { inputTokens: 1 } }]);
-    expect(large.production.summary().totals.inputTokens).toBe(2 ** 53 + 2);
-    expect(large.reference.summary().totals).toStrictEqual(large.production.summary().totals);
+    const tenths = bothOver({ ...ALL_OFF, budget: { maxCostUsd: 1 } }, Array.from({ length: 10 }, () => ({ usage: { costUsd: 0.1 } })));
+    expect(tenths.verdicts.map(([verdict]) => verdict.stop)).toEqual([...Array.from({ length: 9 }, () => false), true]);
+    expect(tenths.reference.summary().totals).toStrictEqual(tenths.production.summary().totals);
   });
 
   it('stepIndexes keep the latest 100 at most, whatever the threshold', () => {

@@ -3,7 +3,7 @@
  * (`test/guard/differential.test.ts`). It keeps every recorded step and works out each detector's answer again from
  * the whole list at every check, so there is no incremental state, ring, window bookkeeping or hashing to get wrong.
  * Only what a later step cannot change is settled when a step comes in: whether it was stalled, and the exact running
- * sums of its budget figures (exact addition gives the same whatever the grouping).
+ * running sums of its budget figures.
  *
  * It shares no code with `src/` beyond the public `canonicalize`, which the README names as the comparison primitive.
  * Canonical forms are compared in full here; the guard compares long ones by length and hash, which agrees barring
@@ -14,7 +14,7 @@
  */
 // The answer shape is stagnation's normalisation primitive, as canonicalize is the guard's: the guard's own, faster one is
 // tested against this straightforward version (test/detectors/answer-shape.test.ts), which is the one used here.
-import { isContentless } from '../../src/detectors/answer-shape.js';
+import { isContentless } from '../../src/detectors/answers.js';
 import { referenceAnswerShape as answerShape } from './reference-answer-shape.js';
 import {
   canonicalize,
@@ -37,62 +37,17 @@ import {
 } from '../../src/index.js';
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Exact decimal arithmetic: budget totals add the figures as the decimals they print as (ten steps of 0.1 make 1).
+// Budget arithmetic: each running total is rounded to 15 significant digits after every step (ten steps of 0.1 make 1),
+// and never passes the largest finite number.
 
-/** A decimal number: `coefficient × 10^exponent`, held exactly. */
-interface Decimal {
-  readonly coefficient: bigint;
-  readonly exponent: number;
+/** `left + right`, rounded as the README says totals are. */
+export function roundedSum(left: number, right: number): number {
+  return Math.min(Number((left + right).toPrecision(15)), Number.MAX_VALUE);
 }
 
-/**
- * The decimal a number reads as: its shortest round-trip text (`String(0.1)` is `0.1`), not its binary expansion.
- * @param value - a finite number
- */
-function decimalOf(value: number): Decimal {
-  const text = String(value);
-  const [mantissa = '0', exponentText] = text.split('e');
-  const [whole = '0', fraction = ''] = mantissa.split('.');
-  return { coefficient: BigInt(whole + fraction), exponent: Number(exponentText ?? '0') - fraction.length };
-}
-
-/** `left + right`, exactly. */
-function addDecimals(left: Decimal, right: Decimal): Decimal {
-  const exponent = Math.min(left.exponent, right.exponent);
-  const scale = (decimal: Decimal): bigint => decimal.coefficient * 10n ** BigInt(decimal.exponent - exponent);
-  return { coefficient: scale(left) + scale(right), exponent };
-}
-
-/** `left × right`, exactly. */
-function multiplyDecimals(left: Decimal, right: Decimal): Decimal {
-  return { coefficient: left.coefficient * right.coefficient, exponent: left.exponent + right.exponent };
-}
-
-/**
- * The double nearest to a decimal (number parsing rounds correctly), stopping at the largest finite number so a total
- * stays writable as JSON.
- */
-function nearestDouble(decimal: Decimal): number {
-  const value = Number(`${String(decimal.coefficient)}e${String(decimal.exponent)}`);
-  return Math.min(value, Number.MAX_VALUE);
-}
-
-
-/**
- * The sum of figures as decimals add, as the nearest double: ten figures of 0.1 make 1.
- * @param figures - finite numbers
- */
-export function decimalSum(figures: readonly number[]): number {
-  return nearestDouble(figures.map(decimalOf).reduce(addDecimals, decimalOf(0)));
-}
-
-/**
- * `left × right` as decimals multiply, as the nearest double: a `warnAt` of 0.1 on a limit of 3 is 0.3.
- * @param left - a finite number
- * @param right - a finite number
- */
-export function decimalProduct(left: number, right: number): number {
-  return nearestDouble(multiplyDecimals(decimalOf(left), decimalOf(right)));
+/** `left × right`, rounded the same way: a `warnAt` of 0.1 on a limit of 3 is 0.3. */
+export function roundedProduct(left: number, right: number): number {
+  return Math.min(Number((left * right).toPrecision(15)), Number.MAX_VALUE);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -211,11 +166,8 @@ interface RecordedStep {
   readonly blocked: readonly RecordedCall[];
   readonly normalizedText: string;
   readonly finishReason: string | undefined;
-  /**
-   * The exact sums of what this step and every earlier one of the run. Exact addition does not depend on
-   * order or grouping, so carrying them along gives what adding every step up again would, without the cost.
-   */
-  readonly sums: Readonly<Record<BudgetMetric, Decimal>>;
+  /** The running totals after this step, each rounded as it was added. */
+  readonly sums: Readonly<Record<BudgetMetric, number>>;
   /**
    * None of the step's outcomes is new: each was produced by an earlier step that is remembered (every earlier step
    * of the run, or with `historyLimit` only the last that many). A step without calls always is. Later steps cannot
@@ -319,19 +271,18 @@ function recordStep(raw: unknown, earlier: readonly RecordedStep[], window: numb
   if (typeof timestamp === 'number' && Number.isFinite(timestamp)) step.timestamp = timestamp;
 
   const usage = step.usage;
-  const input = decimalOf(usage?.inputTokens ?? 0);
-  const output = decimalOf(usage?.outputTokens ?? 0);
-  // What the step adds to each budget total, as exact decimals.
-  const figures: Record<BudgetMetric, Decimal> = {
+  const input = usage?.inputTokens ?? 0;
+  const output = usage?.outputTokens ?? 0;
+  // What the step adds to each budget total.
+  const figures: Record<BudgetMetric, number> = {
     inputTokens: input,
     outputTokens: output,
     // A step without `totalTokens` adds its input plus output.
-    totalTokens: usage?.totalTokens === undefined ? addDecimals(input, output) : decimalOf(usage.totalTokens),
-    costUsd: decimalOf(usage?.costUsd ?? 0),
-    durationMs: decimalOf(step.durationMs ?? 0),
+    totalTokens: usage?.totalTokens ?? input + output,
+    costUsd: usage?.costUsd ?? 0,
+    durationMs: step.durationMs ?? 0,
   };
-  const sum = (metric: BudgetMetric): Decimal =>
-    previous === undefined ? figures[metric] : addDecimals(previous.sums[metric], figures[metric]);
+  const sum = (metric: BudgetMetric): number => roundedSum(previous?.sums[metric] ?? 0, figures[metric]);
 
   const remembered = earlier.slice(window === undefined ? 0 : Math.max(0, stepIndex - window));
   const seen = new Set(remembered.flatMap((recorded) => recorded.calls.map((call) => call.outcome)));
@@ -507,10 +458,10 @@ function show(value: number): string {
   return value >= 1e12 ? String(value) : String(Math.round(value * 10_000) / 10_000);
 }
 
-/** The run's totals: the exact sums of every step's figures, each as the nearest double. */
+/** The run's totals: the running sums after the last step. */
 function runTotals(steps: readonly RecordedStep[]): Record<BudgetMetric, number> {
   const last = steps.at(-1);
-  const total = (metric: BudgetMetric): number => (last === undefined ? 0 : nearestDouble(last.sums[metric]));
+  const total = (metric: BudgetMetric): number => last?.sums[metric] ?? 0;
   return {
     inputTokens: total('inputTokens'),
     outputTokens: total('outputTokens'),
@@ -535,7 +486,7 @@ function budgetFindings(
         detail: `${label} reached ${show(value)}, at or over the limit of ${show(limit)}.`,
         evidence: { metric, value, limit },
       };
-    } else if (warnAt !== undefined && value >= decimalProduct(warnAt, limit)) {
+    } else if (warnAt !== undefined && value >= roundedProduct(warnAt, limit)) {
       const ratio = value / limit;
       warnings.push({
         code: 'BUDGET_WARNING',

@@ -1,6 +1,8 @@
+import { keyedHash } from '../../src/canonical/hash.js';
 import type { RunTotals, StepFacts } from '../../src/detectors/detector.js';
-import { reduceStep } from '../../src/guard/reduce-step.js';
-import { LoadedStepFacts } from '../../src/guard/step-facts.js';
+import { readStep } from '../../src/guard/read-step.js';
+import { RunMemory } from '../../src/guard/run-memory.js';
+import { Facts } from '../../src/guard/step-facts.js';
 import type { GuardStep, GuardToolCall } from '../../src/index.js';
 
 /** A tool call: `call('search', { q: 1 })`, optionally with a result or an error. */
@@ -38,8 +40,8 @@ export const ALL_OFF = {
 export const TEST_HASH_KEY = '0123456789abcdef0123456789abcdef';
 
 /**
- * The facts a guard would give its detectors for `step` as the run's step `index`: read by the guard's own
- * `reduceStep` and `LoadedStepFacts`, with the history holding just this step and the given totals and clock.
+ * The facts a guard would give its detectors for `step` as the run's step `index`: read by the guard's own `readStep`
+ * and `Facts`, with the history holding just this step, the given totals and clock, and a run that has seen nothing.
  */
 export function factsOf(
   step: GuardStep,
@@ -47,8 +49,13 @@ export function factsOf(
   totals: RunTotals = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0, durationMs: 0 },
   elapsedMs = 0,
 ): StepFacts {
-  const reduced = reduceStep(step, TEST_HASH_KEY, index);
-  const facts = new LoadedStepFacts({ history: () => [reduced.step], elapsed: () => elapsedMs, totals, hashKey: TEST_HASH_KEY });
-  facts.load(index, reduced);
-  return facts;
+  const hash = keyedHash(TEST_HASH_KEY);
+  const read = readStep(step, hash, index);
+  return new Facts(read, index, totals, {
+    hash,
+    history: () => [read.step],
+    elapsedMs: () => elapsedMs,
+    outcomes: new RunMemory(undefined),
+    answers: new RunMemory(undefined),
+  });
 }

@@ -1,14 +1,14 @@
-import type { CallFacts } from '../detectors/detector.js';
-import type { HashKey } from '../canonical/hash-key.js';
+import { STEP_CHARACTERS, STEP_VALUES } from '../canonical/form.js';
+import type { TextHash } from '../canonical/hash.js';
 import { StepReader } from '../canonical/step-reader.js';
+import { roundFigure } from '../detectors/budget.js';
+import type { CallFacts } from '../detectors/detector.js';
 import type { GuardStep, GuardToolCall, GuardUsage, InputLimitWarning } from '../types.js';
-import { readLimitWarning, toolCallLimitWarning } from './input-limit-warning.js';
-import type { Mutable } from './mutable.js';
-import { NAME_LENGTH, preview } from './normalize-text.js';
-import { isFiniteNumber, readArray, safeRead, usableNumber } from './safe-read.js';
+import { isFiniteNumber, MAX_ARRAY_ITEMS, type Mutable, readArray, safeRead, usableNumber } from '../utils/read.js';
+import { NAME_LENGTH, preview } from '../utils/text.js';
 
 /** A step read once: a sanitised copy for history, and the facts detectors compare. */
-export interface ReducedStep {
+export interface ReadStep {
   readonly step: GuardStep;
   /** The calls that ran. */
   readonly calls: readonly CallFacts[];
@@ -17,14 +17,6 @@ export interface ReducedStep {
   readonly finishReason: string | undefined;
   /** What of the step was not read, when a limit on one step's input was passed. */
   readonly warnings: readonly InputLimitWarning[] | undefined;
-}
-
-interface ReducedCall {
-  readonly call: GuardToolCall;
-  readonly facts: CallFacts;
-  readonly blocked: boolean;
-  /** The step's reading budget ran out while this call was read. */
-  readonly cut: boolean;
 }
 
 /** What an error says as text: a string as it is, `name: message` of an error (or anything) with a string message. */
@@ -36,10 +28,10 @@ function errorMessage(error: unknown): string | undefined {
   return typeof name === 'string' && name !== '' ? `${name}: ${message}` : message;
 }
 
-function reduceCall(raw: unknown, reader: StepReader, stepIndex: number, position: number): ReducedCall | undefined {
+/** One call read: its sanitised copy, its facts, and whether the step's budget ran out while it was read. */
+function readCall(raw: unknown, reader: StepReader, stepIndex: number, position: number): { call: GuardToolCall; facts: CallFacts; cut: boolean } | undefined {
   const name = safeRead(raw, 'name');
   if (typeof name !== 'string') return undefined;
-  const blocked = safeRead(raw, 'blocked') === true;
   const args = safeRead(raw, 'args');
   const result = safeRead(raw, 'result');
   const error = safeRead(raw, 'error');
@@ -50,8 +42,6 @@ function reduceCall(raw: unknown, reader: StepReader, stepIndex: number, positio
   let signature = reader.stringKey(name) + reader.formKey(argsForm);
   // Results and errors are compared with long strings hashed raw; their forms double as the text detectors read.
   const resultForm = result === undefined ? undefined : reader.rawForm(result);
-  // Taken before the error's form is read, which would replace them.
-  const resultKeys = resultForm === undefined ? undefined : reader.topKeys;
   const errorForm = failed ? reader.rawForm(error) : undefined;
   const cut = reader.budgetSpent && reader.truncated > cutBefore;
   let resultText: string | undefined;
@@ -66,17 +56,17 @@ function reduceCall(raw: unknown, reader: StepReader, stepIndex: number, positio
     errorIsText = message !== undefined;
     errorText = message ?? errorForm;
   }
-  const resultKey = resultForm === undefined ? undefined : reader.formKey(resultForm);
-  const errorKey = errorForm === undefined ? undefined : reader.formKey(errorForm);
+  const resultKey = resultForm === undefined ? '' : reader.formKey(resultForm);
+  const errorKey = errorForm === undefined ? '' : reader.formKey(errorForm);
   let outcome = signature;
-  if (resultKey !== undefined) outcome += `\u0000r${resultKey}`;
-  if (errorKey !== undefined) outcome += `\u0000e${errorKey}`;
+  if (resultForm !== undefined) outcome += `\u0000r${resultKey}`;
+  if (errorForm !== undefined) outcome += `\u0000e${errorKey}`;
 
   const call: Mutable<GuardToolCall> = { name };
   if (args !== undefined) call.args = args;
   if (result !== undefined) call.result = result;
   if (error !== undefined) call.error = error;
-  if (blocked) call.blocked = true;
+  if (safeRead(raw, 'blocked') === true) call.blocked = true;
   const facts: CallFacts = {
     name: preview(name, NAME_LENGTH),
     signature,
@@ -85,21 +75,17 @@ function reduceCall(raw: unknown, reader: StepReader, stepIndex: number, positio
     argsLength: argsForm.length,
     resultText,
     resultIsText: typeof result === 'string',
-    resultKey: resultKey ?? '',
-    resultKeys,
+    resultKey,
     errorText,
     errorIsText,
-    errorKey: errorKey ?? '',
+    errorKey,
     failed,
   };
-  return { call, facts, blocked, cut };
+  return { call, facts, cut };
 }
 
-/**
- * The usable figures of a step's `usage`: those that are finite and non-negative; `undefined` when it is not an object.
- * @param raw - the step's `usage` as given
- */
-export function reduceUsage(raw: unknown): GuardUsage | undefined {
+/** The usable figures of a step's `usage`: those that are finite and non-negative; `undefined` when it is not an object. */
+export function readUsage(raw: unknown): GuardUsage | undefined {
   if (raw === null || typeof raw !== 'object') return undefined;
   const usage: Mutable<GuardUsage> = {};
   for (const key of ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'] as const) {
@@ -109,66 +95,88 @@ export function reduceUsage(raw: unknown): GuardUsage | undefined {
   return usage;
 }
 
+/** The totals a step's usage adds to. */
+export type UsageTotals = Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'costUsd', number>;
+
 /**
- * Freezes a step as `reduceStep` made it, with its tool-call array, each call and its usage; a frozen step is left as
- * it is. Steps are frozen when they are first shown (see `createStepHistory`), not when they are read: the four freezes
- * of a small step were a sixth of what reading it cost besides its values, and most steps are never shown.
- * @param step - a step from `reduceStep`
+ * Adds one step's usage as {@link readUsage} read it, each total rounded (see `roundFigure`): a usage without
+ * `totalTokens` counts its input plus output. The one place usage is added up, for the guard's totals and for the
+ * replay command's.
+ * @param totals - changed in place
  */
-export function freezeStep(step: GuardStep): void {
-  if (Object.isFrozen(step)) return;
-  for (const call of step.toolCalls ?? []) Object.freeze(call);
-  Object.freeze(step.toolCalls);
-  Object.freeze(step.usage);
-  Object.freeze(step);
+export function addUsage(totals: UsageTotals, usage: GuardUsage): void {
+  const input = usage.inputTokens ?? 0;
+  const output = usage.outputTokens ?? 0;
+  totals.inputTokens = roundFigure(totals.inputTokens + input);
+  totals.outputTokens = roundFigure(totals.outputTokens + output);
+  totals.totalTokens = roundFigure(totals.totalTokens + (usage.totalTokens ?? input + output));
+  totals.costUsd = roundFigure(totals.costUsd + (usage.costUsd ?? 0));
 }
 
 /**
- * Reads everything usable from a step exactly once; anything unusable is left out, nothing throws. The copy is not
- * frozen yet: see {@link freezeStep}.
+ * Reads everything usable from a step exactly once; anything unusable is left out, nothing throws. The copy is frozen,
+ * with its calls and usage, as history hands it out.
  * @param raw - the step as given
- * @param hashKey - the guard's key for its comparisons
+ * @param hash - the run's keyed hash for its comparisons
  * @param index - the step's index in the run: a call read only in part is marked with it, so it matches no other
- * @returns the sanitised step and its facts
  */
-export function reduceStep(raw: unknown, hashKey: HashKey, index: number): ReducedStep {
+export function readStep(raw: unknown, hash: TextHash, index: number): ReadStep {
   const step: Mutable<GuardStep> = {};
   const calls: CallFacts[] = [];
   const blockedCalls: GuardToolCall[] = [];
-  let warnings: InputLimitWarning[] | undefined;
+  const warnings: InputLimitWarning[] = [];
 
   const rawCalls = readArray(safeRead(raw, 'toolCalls'));
   if (rawCalls !== undefined) {
-    const reader = new StepReader(hashKey);
+    const reader = new StepReader(hash);
     const toolCalls: GuardToolCall[] = [];
     let cutCalls = 0;
     for (const item of rawCalls.items) {
-      const reduced = reduceCall(item, reader, index, toolCalls.length);
-      if (reduced === undefined) continue;
-      toolCalls.push(reduced.call);
-      if (reduced.cut) cutCalls++;
-      if (reduced.blocked) blockedCalls.push(reduced.call);
-      else calls.push(reduced.facts);
+      const read = readCall(item, reader, index, toolCalls.length);
+      if (read === undefined) continue;
+      toolCalls.push(Object.freeze(read.call));
+      if (read.cut) cutCalls++;
+      if (read.call.blocked === true) blockedCalls.push(read.call);
+      else calls.push(read.facts);
     }
-    step.toolCalls = toolCalls;
-    if (rawCalls.length > rawCalls.items.length) (warnings ??= []).push(toolCallLimitWarning(rawCalls.length));
-    if (cutCalls > 0) (warnings ??= []).push(readLimitWarning(cutCalls));
+    step.toolCalls = Object.freeze(toolCalls);
+    if (rawCalls.length > rawCalls.items.length) {
+      warnings.push({
+        code: 'INPUT_LIMIT',
+        limit: 'toolCallsPerStep',
+        maximum: MAX_ARRAY_ITEMS,
+        given: rawCalls.length,
+        detail: `The step held ${String(rawCalls.length)} tool calls; only the first ${String(MAX_ARRAY_ITEMS)} were read.`,
+      });
+    }
+    if (cutCalls > 0) {
+      warnings.push({
+        code: 'INPUT_LIMIT',
+        limit: 'readPerStep',
+        maximumValues: STEP_VALUES,
+        maximumCharacters: STEP_CHARACTERS,
+        cutCalls,
+        detail: `The step's tool calls held more than one step may read (${String(STEP_VALUES)} values or ${String(STEP_CHARACTERS)} characters); ${String(cutCalls)} ${cutCalls === 1 ? 'call was' : 'calls were'} read in part and compared with no other.`,
+      });
+    }
   }
 
   const text = safeRead(raw, 'text');
   if (typeof text === 'string') step.text = text;
-
   const finishReason = safeRead(raw, 'finishReason');
   if (typeof finishReason === 'string') step.finishReason = finishReason;
-
-  const usage = reduceUsage(safeRead(raw, 'usage'));
-  if (usage !== undefined) step.usage = usage;
-
+  const usage = readUsage(safeRead(raw, 'usage'));
+  if (usage !== undefined) step.usage = Object.freeze(usage);
   const durationMs = usableNumber(safeRead(raw, 'durationMs'));
   if (durationMs !== undefined) step.durationMs = durationMs;
-
   const timestamp = safeRead(raw, 'timestamp');
   if (isFiniteNumber(timestamp)) step.timestamp = timestamp;
 
-  return { step, calls, blockedCalls, finishReason: typeof finishReason === 'string' ? finishReason : undefined, warnings };
+  return {
+    step: Object.freeze(step),
+    calls,
+    blockedCalls,
+    finishReason: typeof finishReason === 'string' ? finishReason : undefined,
+    warnings: warnings.length === 0 ? undefined : warnings,
+  };
 }

@@ -1,18 +1,21 @@
-import { type HashKey, isHashKey } from '../canonical/hash-key.js';
-import { ExactSum } from '../guard/exact-sum.js';
-import { reduceStep } from '../guard/reduce-step.js';
-import { TOTAL_NAMES, type RunSums } from '../guard/run-totals.js';
-import type { ResolvedOptions } from '../options/resolve-options.js';
+import { isHashKey, type HashKey } from '../canonical/hash.js';
+import type { RunTotals } from '../detectors/detector.js';
 import type { GuardStep, Verdict } from '../types.js';
-import { differingOption, optionsFingerprint } from './fingerprint.js';
-import { savedArray, savedBoolean, savedError, savedInteger, savedNumber, savedObject, savedString } from './read-saved.js';
+import { savedArray, savedBoolean, savedError, savedInteger, savedNumber, savedObject, savedString } from '../utils/validate.js';
+import { differingOption, optionsFingerprint, type ResolvedOptions } from './options.js';
+import { readStep } from './read-step.js';
+import { RunMemory } from './run-memory.js';
+import { keyedHash } from '../canonical/hash.js';
 
 /**
- * The snapshot format this version writes and reads. Its comparison keys are keyed SipHash; no released version ever
- * wrote another kind, so the format is still the first. A change to how keys are computed must bump it: restored keys
- * that never equal new ones would make a guard silently miss the repeats a restore spans.
+ * The snapshot format this version writes and reads. Version 2 hashes with SipHash over UTF-16 code units, keeps totals
+ * rounded to 15 significant digits instead of exact decimal sums, and keeps the run's memory of answers beside the
+ * detectors' states: a snapshot of version 1 cannot be read, as its keys would never equal new ones.
  */
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
+
+/** The figures a run adds up, in the order summaries list them. */
+export const TOTAL_NAMES = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd', 'durationMs'] as const;
 
 /** A snapshot after validation: the run-level state, and each detector's saved state still to be read by it. */
 export interface ReadSnapshot {
@@ -21,39 +24,13 @@ export interface ReadSnapshot {
   readonly stops: number;
   readonly lastVerdict: Verdict | null;
   readonly blockedBefore: boolean;
-  readonly sums: RunSums;
+  readonly totals: RunTotals;
   readonly startedAt: number;
-  /** The run's key for comparisons: a restored guard compares as the one that took the snapshot. */
   readonly hashKey: HashKey;
   readonly history: readonly GuardStep[];
+  readonly outcomes: RunMemory;
+  readonly answers: RunMemory;
   readonly detectors: Readonly<Record<string, unknown>>;
-}
-
-function readSums(value: unknown): RunSums {
-  const record = savedObject(value, 'sums');
-  const read = (name: (typeof TOTAL_NAMES)[number]): ExactSum => {
-    const path = `sums.${name}`;
-    return ExactSum.restore(savedString(record[name], path)) ?? savedError(path, 'decimal digits with at most one point', record[name]);
-  };
-  return {
-    inputTokens: read('inputTokens'),
-    outputTokens: read('outputTokens'),
-    totalTokens: read('totalTokens'),
-    costUsd: read('costUsd'),
-    durationMs: read('durationMs'),
-  };
-}
-
-/**
- * The totals as `summary()` showed them: what the exact sums round to. They are written for people reading a snapshot;
- * the guard goes on from the sums, so totals that say something else were edited, and are refused.
- */
-function readTotals(value: unknown, sums: RunSums): void {
-  const record = savedObject(value, 'totals');
-  for (const name of TOTAL_NAMES) {
-    const expected = sums[name].value;
-    if (record[name] !== expected) savedError(`totals.${name}`, `${String(expected)} (what sums.${name} comes to)`, record[name]);
-  }
 }
 
 /** A verdict as `check` writes it: only its shape is checked; it is shown in `summary()`, never acted on. */
@@ -81,7 +58,6 @@ function readVerdict(value: unknown): Verdict | null {
  * Checks a snapshot against the options a guard is being created with, field by field, before anything of it is used.
  * @param value - what `guard.snapshot()` returned, possibly after a JSON round trip
  * @param options - the resolved options of the guard being created
- * @returns the state to start from
  * @throws TypeError naming the field that does not fit, or the option whose value differs
  */
 export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnapshot {
@@ -91,9 +67,7 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
   }
   const differs = differingOption(savedObject(snapshot.options, 'options'), optionsFingerprint(options));
   if (differs !== undefined) {
-    throw new TypeError(
-      `agent-loopguard: the snapshot was taken under other options: "${differs}" differs. Restore it with the options it was taken with.`,
-    );
+    throw new TypeError(`agent-loopguard: the snapshot was taken under other options: "${differs}" differs. Restore it with the options it was taken with.`);
   }
   const steps = savedInteger(snapshot.steps, 'steps');
   const kept = Math.min(steps, options.historyLimit ?? steps);
@@ -101,23 +75,24 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
   if (history.length !== kept) savedError('history', `an array of ${String(kept)} steps`, history);
   const { hashKey } = snapshot;
   if (!isHashKey(hashKey)) savedError('hashKey', '32 lowercase hexadecimal characters', hashKey);
-  const toolCalls = savedInteger(snapshot.toolCalls, 'toolCalls');
-  const stops = savedInteger(snapshot.stops, 'stops', 0, steps);
-  const lastVerdict = readVerdict(snapshot.lastVerdict);
-  const blockedBefore = savedBoolean(snapshot.blockedBefore, 'blockedBefore');
-  const sums = readSums(snapshot.sums);
-  readTotals(snapshot.totals, sums);
+  const totalsRecord = savedObject(snapshot.totals, 'totals');
+  const totals = Object.fromEntries(TOTAL_NAMES.map((name) => [name, savedNumber(totalsRecord[name], `totals.${name}`)])) as unknown as RunTotals;
+  for (const name of TOTAL_NAMES) if (totals[name] < 0) savedError(`totals.${name}`, 'a number of at least 0', totals[name]);
+  const memory = savedObject(snapshot.memory, 'memory');
+  const hash = keyedHash(hashKey);
   return {
     steps,
-    toolCalls,
-    stops,
-    lastVerdict,
-    blockedBefore,
-    sums,
+    toolCalls: savedInteger(snapshot.toolCalls, 'toolCalls'),
+    stops: savedInteger(snapshot.stops, 'stops', 0, steps),
+    lastVerdict: readVerdict(snapshot.lastVerdict),
+    blockedBefore: savedBoolean(snapshot.blockedBefore, 'blockedBefore'),
+    totals,
     startedAt: savedNumber(snapshot.startedAt, 'startedAt'),
     hashKey,
     // Read as any step is: whatever does not fit a step is left out, as `check` would have left it out.
-    history: history.map((step, index) => reduceStep(savedObject(step, `history[${String(index)}]`), hashKey, index).step),
+    history: history.map((step, index) => readStep(savedObject(step, `history[${String(index)}]`), hash, index).step),
+    outcomes: RunMemory.restore(memory.outcomes, options.historyLimit, steps, 'memory.outcomes'),
+    answers: RunMemory.restore(memory.answers, options.historyLimit, steps, 'memory.answers'),
     detectors: savedObject(snapshot.detectors, 'detectors'),
   };
 }

@@ -1,8 +1,7 @@
 import type { JsonValue } from '../types.js';
-import { MAX_BIGINT_BITS } from '../canonical/limits.js';
-import { publicHash } from '../canonical/murmur-hash.js';
-import { bigIntBound, bigIntToken } from '../canonical/tokens.js';
-import { preview } from './normalize-text.js';
+import { preview } from '../utils/text.js';
+import { BIGINT_BOUND, bigIntToken } from './form.js';
+import { publicHash } from './hash.js';
 
 /** Values deeper than this are written as `'[MaxDepth]'`. */
 const MAX_DEPTH = 64;
@@ -31,8 +30,7 @@ export function toPlainJson(value: unknown, maxCharacters = Number.POSITIVE_INFI
 
   /** A bigint's digits and `n`, or past `MAX_BIGINT_BITS` its token, as in canonical forms: decimal is quadratic. */
   function copyBigInt(big: bigint): string {
-    const bound = bigIntBound(MAX_BIGINT_BITS);
-    return big < bound && big > -bound ? copyString(`${String(big)}n`) : bigIntToken(big, publicHash);
+    return big < BIGINT_BOUND && big > -BIGINT_BOUND ? copyString(`${String(big)}n`) : bigIntToken(big, publicHash);
   }
 
   /** A string within the character budget: whole, shortened to what is left, or the marker once nothing is. */

@@ -1,46 +1,39 @@
-/** Reads a property of anything without ever throwing: hostile getters and revoked proxies read as `undefined`. */
+/**
+ * Reading what callers, models and tools hand the guard without ever throwing: hostile getters, revoked proxies and
+ * absurd lengths read as "nothing there".
+ */
+
+/** Reads a property of anything; a throwing getter, a throwing proxy trap or a revoked proxy reads as `undefined`. */
 export function safeRead(target: unknown, key: string): unknown {
-  // Stryker disable next-line ConditionalExpression: without the null test, reading a key of null throws into the catch below, same result.
   if (target === null || (typeof target !== 'object' && typeof target !== 'function')) return undefined;
   try {
     return (target as Record<string, unknown>)[key];
   } catch {
-    // A throwing getter, a throwing proxy trap or a revoked proxy.
+    return undefined;
   }
-  return undefined;
 }
 
 /**
- * Most items read from one array. A step never holds this many tool calls; the cap keeps a hostile length
- * (a sparse array of 2^32 - 1 holes, a proxy claiming `Infinity`) from costing unbounded time and memory.
+ * Most items read from one array. A step never holds this many tool calls; the cap keeps a hostile length (a sparse
+ * array of 2^32 - 1 holes, a proxy claiming `Infinity`) from costing unbounded time and memory.
  */
 export const MAX_ARRAY_ITEMS = 10_000;
 
 /**
  * The items of an array, at most {@link MAX_ARRAY_ITEMS} of them, with the length it claimed; `undefined` for anything
- * that is not an array (or throws when looked at). A length that is not a number (a proxy can claim anything) reads
- * as empty.
+ * that is not an array (or throws when looked at). A length that is not a number reads as empty.
  */
 export function readArray(value: unknown): { readonly items: readonly unknown[]; readonly length: number } | undefined {
   let length: unknown;
   try {
-    // Both can throw on a revoked proxy.
     if (!Array.isArray(value)) return undefined;
     length = (value as unknown[]).length;
   } catch {
     return undefined;
   }
-  // An array holds at most 2^32 - 1 items, whatever a proxy claims.
   const claimed = typeof length === 'number' && length > 0 ? Math.min(length, 2 ** 32 - 1) : 0;
-  const count = Math.min(claimed, MAX_ARRAY_ITEMS);
   const items: unknown[] = [];
-  for (let index = 0; index < count; index++) {
-    try {
-      items.push((value as unknown[])[index]);
-    } catch {
-      items.push(undefined);
-    }
-  }
+  for (let index = 0; index < Math.min(claimed, MAX_ARRAY_ITEMS); index++) items.push(safeRead(value, String(index)));
   return { items, length: claimed };
 }
 
@@ -49,13 +42,16 @@ export function safeArray(value: unknown): readonly unknown[] {
   return readArray(value)?.items ?? [];
 }
 
-/** `Number.isFinite` as a type guard: it is false for every non-number, so no `typeof` test is needed beside it. */
+/** `Number.isFinite` as a type guard: false for every non-number. */
 export const isFiniteNumber = Number.isFinite as (value: unknown) => value is number;
 
-/** `Number.isSafeInteger` as a type guard: it is false for every non-number, so no `typeof` test is needed beside it. */
+/** `Number.isSafeInteger` as a type guard: false for every non-number. */
 export const isSafeInteger = Number.isSafeInteger as (value: unknown) => value is number;
 
 /** A finite, non-negative number, else `undefined`. */
 export function usableNumber(value: unknown): number | undefined {
   return isFiniteNumber(value) && value >= 0 ? value : undefined;
 }
+
+/** `T` with its properties writable, for building a readonly value field by field before handing it out. */
+export type Mutable<T> = { -readonly [Key in keyof T]: T[Key] };

@@ -1,0 +1,144 @@
+/**
+ * The checks behind the two kinds of `TypeError` the guard raises for its caller's mistakes: an option that does not
+ * fit, and a snapshot field that does not fit. Each names the path of the value and what it should be.
+ */
+import { isFiniteNumber, isSafeInteger } from './read.js';
+
+/** A short description of a value for an error message: strings quoted (and shortened), containers by kind. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return value.length > 60 ? `a string of ${String(value.length)} characters` : JSON.stringify(value);
+  if (typeof value === 'bigint') return `${String(value)}n`;
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  if (typeof value === 'function') return 'a function';
+  let isArray = false;
+  try {
+    isArray = Array.isArray(value);
+  } catch {
+    // A revoked proxy can no longer be told from an ordinary object.
+  }
+  return isArray ? 'an array' : `a value of type ${typeof value}`;
+}
+
+/** Throws the one kind of error invalid options raise. */
+export function optionError(path: string, expected: string, value: unknown): never {
+  throw new TypeError(`agent-loopguard: option "${path}" must be ${expected}, got ${describeValue(value)}.`);
+}
+
+/**
+ * A plain object whose keys are all known, copied into a record without a prototype: only its own properties are
+ * read, so an option inherited from a polluted `Object.prototype` is never applied.
+ */
+export function expectObject(path: string, value: unknown, known: readonly string[]): Record<string, unknown> {
+  let keys: string[] | undefined;
+  try {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) keys = Object.keys(value);
+  } catch {
+    // A revoked proxy, or an `ownKeys` trap that throws: not an object that can be read.
+  }
+  if (keys === undefined) optionError(path === '' ? 'options' : path, 'an object', value);
+  const record = Object.create(null) as Record<string, unknown>;
+  for (const key of keys) {
+    const keyPath = path === '' ? key : `${path}.${key}`;
+    if (!known.includes(key)) throw new TypeError(`agent-loopguard: unknown option "${keyPath}" (known: ${known.join(', ')}).`);
+    try {
+      record[key] = (value as Record<string, unknown>)[key];
+    } catch {
+      throw new TypeError(`agent-loopguard: option "${keyPath}" could not be read: reading it threw.`);
+    }
+  }
+  return record;
+}
+
+/** An integer from `min` to `max`, or `fallback` when absent. Integers past 2^53 - 1 cannot be counted to exactly. */
+export function integerOption(path: string, value: unknown, min: number, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (!isSafeInteger(value) || value < min || value > max) {
+    optionError(path, max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${String(min)}` : `an integer from ${String(min)} to ${String(max)}`, value);
+  }
+  return value;
+}
+
+/** The items of an array option, at most `maxItems`, copied, so freezing never touches the caller's array. */
+export function listOption(path: string, value: unknown, maxItems: number, expected: string): unknown[] {
+  let length: unknown;
+  try {
+    if (Array.isArray(value)) length = (value as unknown[]).length;
+  } catch {
+    // A revoked proxy: reported below as not an array.
+  }
+  if (typeof length !== 'number') optionError(path, expected, value);
+  if (length > maxItems) optionError(path, `${expected} of at most ${String(maxItems)} items`, value);
+  return Array.from(value as unknown[]);
+}
+
+/** A boolean, or `fallback` when absent. */
+export function booleanOption(path: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') optionError(path, 'true or false', value);
+  return value;
+}
+
+/** A finite number greater than 0. */
+export function positiveNumber(path: string, value: unknown): number {
+  if (!isFiniteNumber(value) || value <= 0) optionError(path, 'a finite number greater than 0', value);
+  return value;
+}
+
+/** A warning ratio: greater than 0 and at most 1. */
+export function ratioOption(path: string, value: unknown): number {
+  if (typeof value !== 'number' || !(value > 0 && value <= 1)) optionError(path, 'a number greater than 0 and at most 1', value);
+  return value;
+}
+
+/** Why a value read from a snapshot does not fit: the one kind of error a refused snapshot raises. */
+export function savedError(path: string, expected: string, value: unknown): never {
+  throw new TypeError(`agent-loopguard: snapshot field "${path}" must be ${expected}, got ${describeValue(value)}.`);
+}
+
+/** A plain object's own properties, or an error naming `path`. */
+export function savedObject(value: unknown, path: string): Readonly<Record<string, unknown>> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) savedError(path, 'an object', value);
+  return value as Record<string, unknown>;
+}
+
+/** An array of at most `maxItems` items, or an error naming `path`. */
+export function savedArray(value: unknown, path: string, maxItems = Number.MAX_SAFE_INTEGER): readonly unknown[] {
+  if (!Array.isArray(value)) savedError(path, 'an array', value);
+  if (value.length > maxItems) savedError(path, `an array of at most ${String(maxItems)} items`, value);
+  return value as unknown[];
+}
+
+/** An integer from `min` to `max`, or an error naming `path`. */
+export function savedInteger(value: unknown, path: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (!isSafeInteger(value) || value < min || value > max) savedError(path, `an integer from ${String(min)} to ${String(max)}`, value);
+  return value;
+}
+
+/** A finite number, or an error naming `path`. */
+export function savedNumber(value: unknown, path: string): number {
+  if (!isFiniteNumber(value)) savedError(path, 'a finite number', value);
+  return value;
+}
+
+/** A string, or an error naming `path`. */
+export function savedString(value: unknown, path: string): string {
+  if (typeof value !== 'string') savedError(path, 'a string', value);
+  return value;
+}
+
+/** A boolean, or an error naming `path`. */
+export function savedBoolean(value: unknown, path: string): boolean {
+  if (typeof value !== 'boolean') savedError(path, 'true or false', value);
+  return value;
+}
+
+/** `undefined` for `null`, else what `read` makes of the value: how a snapshot writes "nothing yet". */
+export function savedOptional<Value>(value: unknown, read: (present: unknown) => Value): Value | undefined {
+  return value === null ? undefined : read(value);
+}
+
+/** `null`, as a detector that keeps no state saves it, or an error naming `path`. */
+export function savedNull(value: unknown, path: string): null {
+  if (value !== null) savedError(path, 'null (the detector keeps no state)', value);
+  return null;
+}
