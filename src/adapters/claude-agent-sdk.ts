@@ -7,6 +7,7 @@ import { loopMessage, loopWarnings } from '../guard/verdict.js';
 import { safeArray, safeRead } from '../utils/read.js';
 import type { CallRefusal, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
 import { guardMaker, stopLine } from './per-run-guard.js';
+import { Turn } from './turn.js';
 
 export type { CallRefusal } from '../types.js';
 
@@ -94,12 +95,10 @@ export interface ClaudeLoopGuardHooks {
 interface SessionRecord {
   readonly guard: Guard;
   readonly key: ClaudeSessionKey;
-  /** Calls of the batch in progress `PreToolUse` refused, by `tool_use_id`. */
-  refused: Map<unknown, CallRefusal>;
+  /** The calls of the batch in progress `PreToolUse` judged, by `tool_use_id`. */
+  turn: Turn;
   /** Errors of the batch in progress, by `tool_use_id`. */
   errors: Map<unknown, unknown>;
-  /** Calls of the batch in progress let through, in order: what `judgeCall` counts as earlier. */
-  allowed: GuardToolCall[];
 }
 
 const NO_OPINION: Readonly<Record<string, never>> = Object.freeze({});
@@ -144,7 +143,7 @@ export function toClaudeHooks(
     let record = threads.get(agentId);
     if (record === undefined) {
       const key: ClaudeSessionKey = agentId === undefined ? { sessionId } : { sessionId, agentId };
-      record = { guard: newGuard(key), key, refused: new Map(), errors: new Map(), allowed: [] };
+      record = { guard: newGuard(key), key, turn: new Turn(), errors: new Map() };
       threads.set(agentId, record);
     }
     return record;
@@ -154,13 +153,8 @@ export function toClaudeHooks(
     const record = recordOf(input);
     // A name that is not a string is passed on as it is: the guard ignores such a call.
     const call: GuardToolCall = { name: safeRead(input, 'tool_name') as string, args: safeRead(input, 'tool_input') };
-    const verdict = record.guard.judgeCall(call, record.allowed);
-    if (!verdict.block) {
-      record.allowed.push(call);
-      return Promise.resolve(NO_OPINION);
-    }
-    record.refused.set(safeRead(input, 'tool_use_id'), verdict);
-    options?.onBlock?.(verdict, input, record.key);
+    const verdict = record.turn.judge(record.guard, call, safeRead(input, 'tool_use_id'), (refusal) => options?.onBlock?.(refusal, input, record.key));
+    if (!verdict.block) return Promise.resolve(NO_OPINION);
     return Promise.resolve({
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: verdict.message },
     });
@@ -177,15 +171,12 @@ export function toClaudeHooks(
       const id = safeRead(entry, 'tool_use_id');
       const name = safeRead(entry, 'tool_name') as string;
       const args = safeRead(entry, 'tool_input');
-      // A denied call never ran: its `tool_response` is the denial, not the tool's answer. A failed one's is the error.
-      if (record.refused.has(id)) return { name, args, blocked: true };
-      if (record.errors.has(id)) return { name, args, error: record.errors.get(id) };
-      return { name, args, result: safeRead(entry, 'tool_response') };
+      // A failed call's `tool_response` is its error.
+      return record.turn.recorded(id, record.errors.has(id) ? { name, args, error: record.errors.get(id) } : { name, args, result: safeRead(entry, 'tool_response') });
     });
     const verdict = record.guard.check({ toolCalls, finishReason: 'tool-calls' });
-    record.refused = new Map();
+    record.turn = new Turn();
     record.errors = new Map();
-    record.allowed = [];
     if (verdict.stop) {
       if (!stops.has(record.key.sessionId)) stops.set(record.key.sessionId, verdict);
       options?.onStop?.(verdict, record.key);

@@ -11,6 +11,7 @@ import { safeArray, safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardStep, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import type { CallRefusal } from '../types.js';
 import { arrayLength, guardFactory } from './step-replayer.js';
+import { Turn } from './turn.js';
 
 export type { CallRefusal } from '../types.js';
 
@@ -263,13 +264,12 @@ export function loopGuardMiddleware<Message>(
     });
     const own = steps[ownIndex];
     const { guard } = replay(steps, own === undefined ? steps.length : ownIndex);
-    const allowed: GuardToolCall[] = [];
-    for (const earlier of own?.step.toolCalls?.slice(0, own.ids.indexOf(id)) ?? []) {
-      if (!guard.judgeCall(earlier, allowed).block) allowed.push(earlier);
-    }
-    const verdict = guard.judgeCall({ name, args: safeRead(toolCall, 'args') }, allowed);
+    const turn = new Turn();
+    for (const earlier of own?.step.toolCalls?.slice(0, own.ids.indexOf(id)) ?? []) turn.judge(guard, earlier, undefined);
+    const verdict = turn.judge(guard, { name, args: safeRead(toolCall, 'args') }, undefined, (refusal) => {
+      onBlock?.(refusal, toolCall as LangChainToolCallLike, state);
+    });
     if (!verdict.block) return handler(request);
-    onBlock?.(verdict, toolCall as LangChainToolCallLike, state);
     return new ToolMessage({ content: verdict.message, tool_call_id: id, name, status: 'error', id: `${REFUSAL_ID}${id}` });
   }
 

@@ -10,6 +10,7 @@ import type { CallRefusal } from '../types.js';
 import { guardMaker } from './per-run-guard.js';
 import { arrayLength, MAX_REPLAY_STEPS } from './step-replayer.js';
 import { toGuardStep, type AiSdkStepLike } from './to-guard-step.js';
+import { Turn } from './turn.js';
 
 export type { CallRefusal } from '../types.js';
 
@@ -96,9 +97,8 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | (() => Guard),
   let recorded = 0;
   let latest: Verdict | undefined;
   let stop: StopVerdict | undefined;
-  /** Calls of the step in progress `beforeToolCall` refused, by call id, and those it let through, in order. */
-  let refused = new Set<unknown>();
-  let allowed: GuardToolCall[] = [];
+  /** The calls of the step in progress `beforeToolCall` judged, by call id. */
+  let turn = new Turn();
 
   function record(step: unknown): void {
     const mapped = toGuardStep(step as AiSdkStepLike);
@@ -106,15 +106,11 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | (() => Guard),
     const ids = safeArray(safeRead(step, 'toolCalls'))
       .filter((call) => typeof safeRead(call, 'toolName') === 'string')
       .map((call) => safeRead(call, 'toolCallId'));
-    const toolCalls = (mapped.toolCalls ?? []).map((call, index): GuardToolCall =>
-      // A refused call never ran: what Mastra reports as its result is the refusal, not the tool's answer.
-      refused.has(ids[index]) ? { name: call.name, args: call.args, blocked: true } : call,
-    );
+    const toolCalls = (mapped.toolCalls ?? []).map((call, index) => turn.recorded(ids[index], call));
     const guardStep: GuardStep = mapped.toolCalls === undefined ? mapped : { ...mapped, toolCalls };
     latest = guard.check(guardStep);
     recorded++;
-    refused = new Set();
-    allowed = [];
+    turn = new Turn();
     if (latest.stop && stop === undefined) {
       stop = latest;
       options?.onStop?.(latest);
@@ -151,14 +147,8 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | (() => Guard),
     const name = safeRead(context, 'toolName');
     if (typeof name !== 'string') return undefined;
     const call: GuardToolCall = { name, args: safeRead(context, 'input') };
-    const verdict = guard.judgeCall(call, allowed);
-    if (!verdict.block) {
-      allowed.push(call);
-      return undefined;
-    }
-    refused.add(safeRead(safeRead(context, 'context'), 'toolCallId'));
-    options?.onBlock?.(verdict, context);
-    return { proceed: false, output: verdict.message };
+    const verdict = turn.judge(guard, call, safeRead(safeRead(context, 'context'), 'toolCallId'), (refusal) => options?.onBlock?.(refusal, context));
+    return verdict.block ? { proceed: false, output: verdict.message } : undefined;
   }
 
   function onIterationComplete(context: MastraIterationLike): { readonly feedback: string } | undefined {

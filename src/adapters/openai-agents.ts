@@ -5,8 +5,9 @@
  */
 import { loopMessage, loopWarnings } from '../guard/verdict.js';
 import { safeArray, safeRead, usableNumber } from '../utils/read.js';
-import type { CallRefusal, CallVerdict, Guard, GuardOptions, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
+import type { CallRefusal, Guard, GuardOptions, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import { guardMaker, parseArguments, refusalStop, stopLine } from './per-run-guard.js';
+import { Turn } from './turn.js';
 
 export type { CallRefusal } from '../types.js';
 
@@ -140,12 +141,8 @@ interface RunRecord {
   readonly runContext: AgentsRunContextLike;
   /** Calls of the turn in progress, by call id. */
   calls: Map<unknown, SeenCall>;
-  /** What the guardrail answered for each call of the turn in progress, by call id. */
-  judged: Map<unknown, CallVerdict>;
-  /** Calls of the turn in progress the guardrail refused, by call id. */
-  refused: Map<unknown, CallRefusal>;
-  /** Calls of the turn in progress the guardrail let through, in order: what `judgeCall` counts as earlier. */
-  allowed: GuardToolCall[];
+  /** The calls of the turn in progress the guardrail judged, by call id. */
+  turn: Turn;
   /** The run's token counts at the last step (zero before the first). */
   tokens: { inputTokens: number; outputTokens: number; totalTokens: number };
   /** The latest step's verdict. */
@@ -193,9 +190,7 @@ export function loopGuardForAgents(
         guard: newGuard(runContext),
         runContext,
         calls: new Map(),
-        judged: new Map(),
-        refused: new Map(),
-        allowed: [],
+        turn: new Turn(),
         // From zero: the first step carries every token the run spent before it (model calls before the first tool).
         tokens: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
         verdict: undefined,
@@ -232,18 +227,10 @@ export function loopGuardForAgents(
       const id = safeRead(toolCall, 'callId');
       // With `preApprovalInputGuardrails`, the SDK runs a tool's guardrails before the approval and again after it:
       // the same call gets the same answer, and counts once.
-      let verdict = record.judged.get(id);
-      if (verdict === undefined) {
-        const call = seeCall(record, toolCall);
-        verdict = record.guard.judgeCall(call, record.allowed);
-        record.judged.set(id, verdict);
-        if (!verdict.block) record.allowed.push(call);
-        else {
-          record.refused.set(id, verdict);
-          options?.onBlock?.(verdict, toolCall, runContext);
-          if (throwOnBlock) stopRun(record, refusalStop(verdict));
-        }
-      }
+      const verdict = record.turn.judge(record.guard, seeCall(record, toolCall), id, (refusal) => {
+        options?.onBlock?.(refusal, toolCall, runContext);
+        if (throwOnBlock) stopRun(record, refusalStop(refusal));
+      });
       if (!verdict.block) return Promise.resolve({ behavior: { type: 'allow' } });
       if (!throwOnBlock) return Promise.resolve({ behavior: { type: 'rejectContent', message: verdict.message } });
       return Promise.resolve({ behavior: { type: 'throwException' }, outputInfo: record.stop });
@@ -263,8 +250,7 @@ export function loopGuardForAgents(
       // A call the guard never saw start (a tool run without the guardrail on an agent that was not wired) gets
       // arguments that equal nothing else: guessing them equal could stop a healthy run.
       const args = seen === undefined ? { '(arguments not seen)': id } : seen.args;
-      // A refused call never ran: what the SDK reports as its output is the refusal, not the tool's answer.
-      toolCalls.push(record.refused.has(id) ? { name, args, blocked: true } : { name, args, result: safeRead(result, 'output') });
+      toolCalls.push(record.turn.recorded(id, { name, args, result: safeRead(result, 'output') }));
     }
     const tokens = tokensOf(runContext);
     const usage: GuardUsage = {
@@ -276,9 +262,7 @@ export function loopGuardForAgents(
     const verdict = record.guard.check({ toolCalls, finishReason: 'tool-calls', usage });
     record.verdict = verdict;
     record.calls = new Map();
-    record.judged = new Map();
-    record.refused = new Map();
-    record.allowed = [];
+    record.turn = new Turn();
     if (verdict.stop) {
       stopRun(record, verdict);
       return { isFinalOutput: true, isInterrupted: undefined, finalOutput: finalOutput(verdict) };

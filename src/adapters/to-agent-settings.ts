@@ -1,10 +1,11 @@
 import { loopMessage, loopWarnings } from '../guard/verdict.js';
 import { safeRead } from '../utils/read.js';
 import type { Mutable } from '../utils/read.js';
-import type { CallRefusal, CallVerdict, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
+import type { CallRefusal, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
 import { createStepReplayer, type Replay } from './step-replayer.js';
 import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';
 import { toStopWhenFrom, type GuardStopCondition } from './to-stop-when.js';
+import { Turn } from './turn.js';
 
 /** The message `prepareStep` adds for the model: a user message, which every provider accepts at the end of a prompt. */
 export interface AiSdkNudgeMessage {
@@ -64,11 +65,10 @@ export interface GuardAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike> 
     | undefined;
 }
 
-/** The calls of one step judged so far, by id, and those allowed to run, in order. */
+/** The replay of the steps before a model call, and the calls of its response judged so far, by id. */
 interface StepJudgements {
   readonly replay: Replay;
-  readonly answers: Map<unknown, CallVerdict>;
-  readonly allowed: GuardToolCall[];
+  readonly turn: Turn;
 }
 
 /**
@@ -103,7 +103,7 @@ export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
     const messages = safeRead(input, 'messages');
     const replay = replayer.replay(steps);
     if (replay === undefined) return undefined;
-    const judgements: StepJudgements = { replay, answers: new Map(), allowed: [] };
+    const judgements: StepJudgements = { replay, turn: new Turn() };
     latest = judgements;
     if (messages !== null && typeof messages === 'object') byPrompt.set(messages, judgements);
     const last = replay.verdicts.at(-1);
@@ -120,15 +120,8 @@ export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
     const judgements = (prompt !== null && typeof prompt === 'object' ? byPrompt.get(prompt) : undefined) ?? latest;
     if (judgements === undefined || judgements.replay.broken) return undefined;
     const toolCall = safeRead(input, 'toolCall') as AiSdkApprovalToolCall;
-    const id = safeRead(toolCall, 'toolCallId');
-    let verdict = id === undefined ? undefined : judgements.answers.get(id);
-    if (verdict === undefined) {
-      const call: GuardToolCall = { name: String(safeRead(toolCall, 'toolName')), args: safeRead(toolCall, 'input') };
-      verdict = judgements.replay.guard.judgeCall(call, judgements.allowed);
-      if (id !== undefined) judgements.answers.set(id, verdict);
-      if (verdict.block) onBlock?.(verdict, toolCall);
-      else judgements.allowed.push(call);
-    }
+    const call: GuardToolCall = { name: String(safeRead(toolCall, 'toolName')), args: safeRead(toolCall, 'input') };
+    const verdict = judgements.turn.judge(judgements.replay.guard, call, safeRead(toolCall, 'toolCallId'), (refusal) => onBlock?.(refusal, toolCall));
     return verdict.block ? { type: 'denied', reason: verdict.message } : undefined;
   }
 

@@ -1,4 +1,3 @@
-import { roundFigure } from '../detectors/budget.js';
 import { addUsage as addUsageFigures, readUsage } from '../guard/read-step.js';
 import { safeRead } from '../utils/read.js';
 import { createGuard, isFault, type GuardOptions, type GuardStep, type GuardUsage, type StopReason } from '../index.js';

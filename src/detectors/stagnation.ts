@@ -194,7 +194,7 @@ export const stagnation: Detector<'stagnation', StagnationSettings, StagnationSt
     const answeredInStep = new Set<string>();
     let anyNew = false;
     let previous = state.previousSignature;
-    calls.forEach((call, position) => {
+    for (const [position, call] of calls.entries()) {
       const answer = answerOf(call, writeArgsLength, (text) => facts.keyOf(text));
       let isNew: boolean;
       if (answer.byCall) isNew = fresh[position] === true;
@@ -205,10 +205,10 @@ export const stagnation: Detector<'stagnation', StagnationSettings, StagnationSt
       }
       const repeat = call.signature === previous && !isNew;
       previous = call.signature;
-      if (repeat) return;
+      if (repeat) continue;
       if (isNew) anyNew = true;
       kept.push({ signature: call.signature, tool: call.name, argsPreview: call.argsPreview, answer: answer.key, shapePreview: preview(answer.shape) });
-    });
+    }
     if (kept.length === 0) return { state: { ...state, previousSignature: previous }, remember };
     const dropped = state.window.length === size ? state.window[0] : undefined;
     const next: StagnationState = {
