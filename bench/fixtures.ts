@@ -120,3 +120,68 @@ const manyHits = searchHits(0, 1_400);
 export function largeObjectStep(stepNumber: number): GuardStep {
   return stepReturning(stepNumber, { requestId: flat(`req-${String(stepNumber)}`), total: 1_400, summary: searchSummary(stepNumber), hits: manyHits });
 }
+
+/** What a tool answered in a step of the peer comparison: prose, or JSON records. */
+export type ResultFlavour = 'text' | 'structured';
+
+/** Bytes of a value as JSON, as it would travel over the wire. */
+export function jsonBytes(value: object | string): number {
+  return Buffer.byteLength(JSON.stringify(value));
+}
+
+/**
+ * A page of prose as a fetch or read tool returns it: a heading that names the step (so every answer differs), then
+ * numbered paragraphs with the quotes and line breaks real text has, up to about `bytes` as JSON. Sizes are added up
+ * piece by piece: serialising the whole text after every paragraph would take minutes at 200 KB.
+ */
+function textResult(stepNumber: number, bytes: number): string {
+  const heading = `# Notes on ${spelt(stepNumber)} agents\n\n`;
+  const pieces = [heading];
+  let size = jsonBytes(heading);
+  while (size < bytes) {
+    const paragraph =
+      `${String(pieces.length)}. Runaway tool loops waste tokens and time: the model asks for "the same search" again, ` +
+      'or bounces between two tools, while the bill grows. A guard that watches each finished step can stop them early.\n\n';
+    pieces.push(paragraph);
+    size += jsonBytes(paragraph) - 2; // Less the quotes: they enclose the text once, not each paragraph.
+  }
+  return flat(pieces.join(''));
+}
+
+/** A search hit with nested records and arrays, as a search or database tool returns them. */
+function searchHit(stepNumber: number, index: number): object {
+  return {
+    id: `doc-${String(stepNumber)}-${String(index)}`,
+    title: `Result ${String(index)} on runaway agent loops`,
+    url: `https://example.org/articles/${String(stepNumber)}/${String(index)}?ref=search`,
+    snippet: 'Agents that call the same tool again and again waste tokens; a guard stops them early.',
+    score: Math.round(1000 / (index + 2)) / 1000,
+    tags: ['agents', 'loops', index % 2 === 0 ? 'budgets' : 'steering'],
+    author: { name: `Writer ${String(index % 7)}`, verified: index % 3 === 0 },
+    published: `2025-${String((index % 12) + 1).padStart(2, '0')}-15`,
+  };
+}
+
+/**
+ * A structured answer of about `bytes` as JSON: a request id and summary of the step's own, then hits. It goes through
+ * `JSON.parse`, as a tool's answer does, so every step owns its objects and strings and shares none with another.
+ */
+function structuredResult(stepNumber: number, bytes: number): unknown {
+  const result = { requestId: `req-${String(stepNumber)}`, summary: searchSummary(stepNumber), hits: [] as object[] };
+  let size = jsonBytes(result);
+  while (size < bytes) {
+    const hit = searchHit(stepNumber, result.hits.length);
+    result.hits.push(hit);
+    size += jsonBytes(hit) + 1; // The comma before it, near enough.
+  }
+  return JSON.parse(JSON.stringify(result)) as unknown;
+}
+
+/**
+ * A step of about `bytes` as JSON, most of it the one call's result: a short model text, one `search` call whose
+ * arguments name the step, and usage. Different arguments and a different answer at every step, so no detector stops.
+ */
+export function sizedStep(stepNumber: number, bytes: number, flavour: ResultFlavour): GuardStep {
+  const resultBytes = bytes - jsonBytes(stepReturning(stepNumber, null));
+  return stepReturning(stepNumber, flavour === 'text' ? textResult(stepNumber, resultBytes) : structuredResult(stepNumber, resultBytes));
+}
