@@ -3,7 +3,6 @@
  * result of about 2 KB. Arguments carry the step number so that no detector ever stops a long run.
  */
 import type { GuardStep } from '../src/index.js';
-import { longString } from './inputs.js';
 
 /**
  * The text as a flat string, the kind `JSON.parse` returns. A template literal can leave a rope of pieces that V8
@@ -43,7 +42,7 @@ export function searchSummary(stepNumber: number): string {
   );
 }
 
-/** Search hits: fourteen make a nested object of about 2 KB once serialised. */
+/** Search hits, records with an array and a record in each: fourteen make about 2 KB once serialised. */
 function searchHits(seed: number, count = 14): readonly object[] {
   return Array.from({ length: count }, (_, index) => ({
     id: flat(`doc-${String(seed)}-${String(index)}`),
@@ -75,21 +74,6 @@ export function searchResult(
 }
 
 /** A finished step as a loop hands it to `check`: text, one tool call with its result, finish reason and usage. */
-export function guardStep(stepNumber: number, shareHits = true): GuardStep {
-  return {
-    text: 'Searching for more sources.',
-    finishReason: 'tool-calls',
-    toolCalls: [{ name: 'search', args: searchArgs(stepNumber), result: searchResult(stepNumber, shareHits) }],
-    usage: { inputTokens: 1200, outputTokens: 40 },
-  };
-}
-
-/** Steps `from` to `from + count - 1`. */
-export function guardSteps(from: number, count: number, shareHits = true): GuardStep[] {
-  return Array.from({ length: count }, (_, offset) => guardStep(from + offset, shareHits));
-}
-
-/** A step like {@link guardStep} whose one call returned `result`. */
 function stepReturning(stepNumber: number, result: unknown): GuardStep {
   return {
     text: 'Searching for more sources.',
@@ -99,24 +83,59 @@ function stepReturning(stepNumber: number, result: unknown): GuardStep {
   };
 }
 
-/** The common small step: the same arguments, and a result of about 400 bytes (two hits and a summary). */
-export function smallStep(stepNumber: number): GuardStep {
-  const hits = [0, 1].map((index) => ({ id: flat(`doc-${String(stepNumber)}-${String(index)}`), score: 0.9 - index / 10 }));
-  return stepReturning(stepNumber, { requestId: flat(`req-${String(stepNumber)}`), total: 2, summary: searchSummary(stepNumber), hits });
+/** The step of the run-length and memory benchmarks: one `search` call answered with about 2 KB. */
+export function guardStep(stepNumber: number, shareHits = true): GuardStep {
+  return stepReturning(stepNumber, searchResult(stepNumber, shareHits));
+}
+
+/** Steps `from` to `from + count - 1`. */
+export function guardSteps(from: number, count: number, shareHits = true): GuardStep[] {
+  return Array.from({ length: count }, (_, offset) => guardStep(from + offset, shareHits));
+}
+
+/** What a tool answered in a step of the peer comparison: prose, or JSON records. */
+export type ResultFlavour = 'text' | 'structured';
+
+/** Bytes of a value as JSON, as it would travel over the wire. */
+export function jsonBytes(value: object | string): number {
+  return Buffer.byteLength(JSON.stringify(value));
 }
 
 /**
- * A step whose result is a string of about 200 KB: the step's summary, then the 200 KB text of the canonicalize
- * benchmark, full of what JSON escapes (a file listing, say).
+ * A page of prose as a fetch or read tool returns it: a heading that names the step (so every answer differs), then
+ * numbered paragraphs with the quotes and line breaks real text has, up to about `bytes` as JSON. Sizes are added up
+ * piece by piece: serialising the whole text after every paragraph would take minutes at 200 KB.
  */
-export function longTextStep(stepNumber: number): GuardStep {
-  return stepReturning(stepNumber, flat(`${searchSummary(stepNumber)}\n${longString}`));
+function textResult(stepNumber: number, bytes: number): string {
+  const heading = `# Notes on ${spelt(stepNumber)} agents\n\n`;
+  const pieces = [heading];
+  let size = jsonBytes(heading);
+  while (size < bytes) {
+    const paragraph =
+      `${String(pieces.length)}. Runaway tool loops waste tokens and time: the model asks for "the same search" again, ` +
+      'or bounces between two tools, while the bill grows. A guard that watches each finished step can stop them early.\n\n';
+    pieces.push(paragraph);
+    size += jsonBytes(paragraph) - 2; // Less the quotes: they enclose the text once, not each paragraph.
+  }
+  return flat(pieces.join(''));
 }
 
-/** Hits enough for a result of about 200 KB, shared by every {@link largeObjectStep}: distinct objects within one result. */
-const manyHits = searchHits(0, 1_400);
+/**
+ * A structured answer of about `bytes` as JSON: a request id and summary of the step's own, then as many search hits
+ * as fill it. It goes through `JSON.parse`, as a tool's answer does, so every step owns its objects and strings.
+ */
+function structuredResult(stepNumber: number, bytes: number): unknown {
+  const empty = { requestId: `req-${String(stepNumber)}`, summary: searchSummary(stepNumber), hits: [] };
+  const [firstHit] = searchHits(stepNumber, 1);
+  const count = Math.max(1, Math.round((bytes - jsonBytes(empty)) / (jsonBytes(firstHit ?? {}) + 1)));
+  return JSON.parse(JSON.stringify({ ...empty, hits: searchHits(stepNumber, count) })) as unknown;
+}
 
-/** A step whose result is an object of about 200 KB as JSON: a summary of its own and 1,400 hits. */
-export function largeObjectStep(stepNumber: number): GuardStep {
-  return stepReturning(stepNumber, { requestId: flat(`req-${String(stepNumber)}`), total: 1_400, summary: searchSummary(stepNumber), hits: manyHits });
+/**
+ * A step of about `bytes` as JSON, most of it the one call's result: a short model text, one `search` call whose
+ * arguments name the step, and usage. Different arguments and a different answer at every step, so no detector stops.
+ */
+export function sizedStep(stepNumber: number, bytes: number, flavour: ResultFlavour): GuardStep {
+  const resultBytes = bytes - jsonBytes(stepReturning(stepNumber, null));
+  return stepReturning(stepNumber, flavour === 'text' ? textResult(stepNumber, resultBytes) : structuredResult(stepNumber, resultBytes));
 }

@@ -24,7 +24,7 @@ export const clock: () => number = WALL
 /** What `clock` measures, for reports. */
 export const CLOCK_NAME = WALL ? 'wall-clock time' : 'process CPU time';
 
-/** Nanoseconds per call: mitata's median sample and mean over samples. */
+/** Nanoseconds per call: the median and the mean over batches. */
 export interface Timing {
   readonly medianNs: number;
   readonly meanNs: number;
@@ -107,8 +107,8 @@ function perCall(fn: () => unknown, calls: number): number {
  * Measures each pair in paired batches: our function for about 5 ms of CPU time, then the peer's for about as long
  * (which side goes first alternates), over and over, for `rounds` times `minCpuMs` of each side's time in all. A ratio
  * is taken per batch pair, so a change in the machine's load between batches moves both sides of a ratio alike; the
- * result is the median of those ratios. (Separate measurements of a few hundred milliseconds each, as mitata takes
- * them, drift apart by tens of percent on a busy shared machine.)
+ * result is the median of those ratios. (Separate measurements of a few hundred milliseconds each drift apart by tens
+ * of percent on a busy shared machine.)
  */
 export async function comparePairs(pairs: readonly Pair[], options: RoundOptions): Promise<PairResult[]> {
   const batches = Math.max(4, Math.round((options.rounds * options.minCpuMs * 1e6) / BATCH_NS));
