@@ -3,11 +3,10 @@ import { ESM_ENTRY_GZIP_BUDGET_BYTES, measureEntry } from '../../scripts/size-bu
 import { subpathNames, type PackageManifest } from './package-rules.js';
 import { readFromTarball } from './tarball.js';
 
-/** The names an ESM bundle exports (its closing `export { ... };`). */
+/** The names an ESM entry exports: those of each `export { ... };` and `export { ... } from '...';` of its own. */
 function exportedNames(code: string): string[] {
-  const list = /^export \{([^}]*)\};$/m.exec(code)?.[1] ?? '';
-  return list
-    .split(',')
+  return [...code.matchAll(/^export \{([^}]*)\}(?: from '[^']*')?;$/gm)]
+    .flatMap((match) => (match[1] ?? '').split(','))
     .map((entry) => entry.trim().split(/\s+as\s+/).pop() ?? '')
     .filter((name) => name !== '');
 }
