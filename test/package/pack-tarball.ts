@@ -8,6 +8,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Absolute path of the tarball `npm pack` made from the current build. */
     packedTarball: string;
+    /** The tarball's size and the total size of the files in it, in bytes, as `npm pack` reports them. */
+    packedSizes: { tarball: number; unpacked: number };
     /** The tarball unpacked where npm installs it, in a project of its own that has nothing else installed. */
     installation: { project: string; packageFolder: string };
   }
@@ -15,12 +17,14 @@ declare module 'vitest' {
 
 interface PackResult {
   readonly filename: string;
+  readonly size: number;
+  readonly unpackedSize: number;
 }
 
 /**
  * Packs the project once for all package tests, unpacks the tarball into a project of its own (the package has no
  * dependencies and no install scripts, so that is what installing it does), and removes both afterwards.
- * @param project - the vitest project, to hand the tarball and the unpacked package to the tests
+ * @param project - the vitest project, to hand the tarball, its sizes and the unpacked package to the tests
  * @returns the teardown
  */
 export default function packTarball(project: TestProject): () => void {
@@ -31,6 +35,7 @@ export default function packTarball(project: TestProject): () => void {
   if (packed === undefined) throw new Error(`npm pack reported no tarball: ${output}`);
   const tarball = join(destination, packed.filename);
   project.provide('packedTarball', tarball);
+  project.provide('packedSizes', { tarball: packed.size, unpacked: packed.unpackedSize });
   const { name } = JSON.parse(readFileSync('package.json', 'utf8')) as { name: string };
   const consumer = join(destination, 'consumer');
   const packageFolder = join(consumer, 'node_modules', name);
