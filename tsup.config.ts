@@ -5,43 +5,34 @@ import { defineConfig } from 'tsup';
 // (tsup's declaration step deletes every .d.ts in the folder), so dist/ is emptied once, here, before any of them starts.
 rmSync('dist', { recursive: true, force: true });
 
-/**
- * Subpath exports (`package.json` maps `./<name>` to `dist/<name>.js` and `.cjs`), each a bundle of its own with its
- * own declarations, so the root entry and its size budget do not grow.
- */
-const subpaths: Readonly<Record<string, string>> = {
-  'openai-agents': 'src/adapters/openai-agents.ts',
-  'claude-agent-sdk': 'src/adapters/claude-agent-sdk.ts',
-  'langchain': 'src/adapters/langchain.ts',
-  'mastra': 'src/adapters/mastra.ts',
-};
-
 export default defineConfig([
   {
-    entry: ['src/index.ts'],
+    // The root entry and the subpath exports (`package.json` maps `./<name>` to `dist/<name>.js` and `.cjs`) in one
+    // build, so that code they share goes into shared chunks once: a program that imports the root and a subpath loads
+    // one copy of the guard, and the package does not carry one per subpath. For CommonJS, tsup hands esbuild's split
+    // ES modules to rollup (because `treeshake` is on), which writes the chunks as CommonJS files that the entries
+    // `require`; without `treeshake`, tsup's own experimental CommonJS splitting would be used instead.
+    entry: {
+      'index': 'src/index.ts',
+      'openai-agents': 'src/adapters/openai-agents.ts',
+      'claude-agent-sdk': 'src/adapters/claude-agent-sdk.ts',
+      'langchain': 'src/adapters/langchain.ts',
+      'mastra': 'src/adapters/mastra.ts',
+    },
     format: ['esm', 'cjs'],
     target: 'node18',
     platform: 'neutral',
     // tsup injects `baseUrl`, which TypeScript 6 deprecates (TS5101).
     dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
-    sourcemap: true,
+    // Source maps would ship every source file again, inlined, once per bundle (4.3 of the 6.0 MB installed).
+    sourcemap: false,
     clean: false,
     treeshake: true,
-    splitting: false,
+    splitting: true,
   },
-  ...Object.entries(subpaths).map(([name, source]) => ({
-    entry: { [name]: source },
-    format: ['esm' as const, 'cjs' as const],
-    target: 'node18',
-    platform: 'neutral' as const,
-    dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
-    sourcemap: true,
-    clean: false,
-    treeshake: true,
-    splitting: false,
-  })),
   {
-    // The `agent-loopguard` command: a separate bundle, so the library's stays free of node: imports.
+    // The `agent-loopguard` command: a separate bundle, so the library's chunks stay free of node: imports and of the
+    // command's shebang.
     entry: { cli: 'src/cli/bin.ts' },
     format: ['esm'],
     target: 'node18',

@@ -1,11 +1,18 @@
 import { gzipSync } from 'node:zlib';
-import { transform } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 /**
- * The most the ESM entry (`dist/index.js`) may weigh once minified and gzipped, in bytes. Set from a measurement with
- * a small margin; re-measure with `npm run size` after a change that adds code, and update docs/measurements.md too.
+ * The most the root ES module entry may weigh with the chunks it imports, once bundled, minified and gzipped, in bytes:
+ * what an application that imports the package's root ships. Re-measure with `npm run size` after a change that adds
+ * code, and update docs/measurements.md too.
  */
-export const ESM_ENTRY_GZIP_BUDGET_BYTES = 26_550;
+export const ROOT_ENTRY_GZIP_BUDGET_BYTES = 18_000;
+
+/** The most the tarball `npm pack` makes may weigh, in bytes: what every install downloads. */
+export const TARBALL_BUDGET_BYTES = 250_000;
+
+/** The most the files in the tarball may weigh together, in bytes: what an install puts on disk. */
+export const INSTALLED_BUDGET_BYTES = 1_200_000;
 
 /** Sizes of one built entry, in bytes. */
 export interface EntrySize {
@@ -29,4 +36,17 @@ export async function measureEntry(code: string): Promise<EntrySize> {
     minified: Buffer.byteLength(minified.code),
     gzipped: gzipSync(minified.code, { level: 9 }).byteLength,
   };
+}
+
+/**
+ * Measures a built ES module entry together with every chunk it imports: an entry that shares chunks with others is
+ * only a few lines of its own, and what an application ships is the whole of what it loads.
+ * @param entry - path of the entry file, such as `dist/index.js`
+ * @returns the raw, minified and minified-gzipped sizes of the entry bundled with its chunks
+ */
+export async function measureBundledEntry(entry: string): Promise<EntrySize> {
+  const bundled = await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'neutral', write: false });
+  const [output] = bundled.outputFiles;
+  if (output === undefined) throw new Error(`esbuild wrote nothing for ${entry}`);
+  return measureEntry(output.text);
 }

@@ -7,6 +7,7 @@ import {
   missingFiles,
   referencedFiles,
   runtimeDependencies,
+  sharedChunks,
   subpathFiles,
   subpathNames,
   unexpectedFiles,
@@ -26,16 +27,29 @@ describe('missingFiles and unexpectedFiles', () => {
     expect(missingFiles(withoutDeclarations, {})).toEqual(['CHANGELOG.md', 'dist/index.d.cts']);
   });
 
-  it('report sources, tests, configs and stray build output', () => {
-    const extra = ['src/index.ts', 'test/a.test.ts', 'tsconfig.json', 'dist/chunk-1.js', 'dist/cli.js'];
+  it('report sources, tests, configs, source maps and stray build output', () => {
+    const extra = ['src/index.ts', 'test/a.test.ts', 'tsconfig.json', 'dist/index.js.map', 'dist/chunk-1.js', 'dist/cli.js'];
     expect(unexpectedFiles([...complete, ...extra], {})).toEqual(extra);
   });
 
-  it('require a declared command and allow its source map, but nothing else built for it', () => {
+  it('accept the chunks that entries share, code and declarations, but not their source maps', () => {
+    const chunks = ['dist/chunk-T6N4OR3W.js', 'dist/chunk-EJ6QX7JY.cjs', 'dist/types-C7vgcZXj.d.ts', 'dist/to-guard-step-COv9mp31.d.cts'];
+    expect(unexpectedFiles([...complete, ...chunks, 'dist/chunk-T6N4OR3W.js.map'], {})).toEqual(['dist/chunk-T6N4OR3W.js.map']);
+    expect(missingFiles([...complete, ...chunks], {})).toEqual([]);
+  });
+
+  it('require a declared command, and nothing else built for it, not even a source map', () => {
     expect(missingFiles(complete, withCommand)).toEqual(['dist/cli.js']);
     const shipped = [...complete, 'dist/cli.js', 'dist/cli.js.map', 'dist/cli.d.ts'];
-    expect(unexpectedFiles(shipped, withCommand)).toEqual(['dist/cli.d.ts']);
+    expect(unexpectedFiles(shipped, withCommand)).toEqual(['dist/cli.js.map', 'dist/cli.d.ts']);
     expect(unexpectedFiles([...complete, 'dist/cli.js'], withCommand)).toEqual([]);
+  });
+});
+
+describe('sharedChunks', () => {
+  it('picks out the chunks by the names esbuild, rollup and rollup-plugin-dts give them', () => {
+    const files = ['dist/chunk-T6N4OR3W.js', 'dist/chunk-EJ6QX7JY.cjs', 'dist/types-C7vgcZXj.d.cts', 'dist/index.js', 'dist/mastra.d.ts'];
+    expect(sharedChunks([...files, 'chunk-T6N4OR3W.js', 'dist/chunk-T6N4OR3W.js.map'])).toEqual(files.slice(0, 3));
   });
 });
 
@@ -48,15 +62,13 @@ describe('subpath exports', () => {
     expect(subpathNames({ exports: './dist/index.js' })).toEqual([]);
   });
 
-  it('each ship both formats, declarations, source maps and a package.json for node10 resolution', () => {
+  it('each ship both formats, declarations and a package.json for node10 resolution', () => {
     const files = subpathFiles(manifest);
     expect(files).toEqual([
       'dist/openai-agents.cjs',
-      'dist/openai-agents.cjs.map',
       'dist/openai-agents.d.cts',
       'dist/openai-agents.d.ts',
       'dist/openai-agents.js',
-      'dist/openai-agents.js.map',
       'openai-agents/package.json',
     ]);
     expect(missingFiles(complete, manifest)).toEqual(files);

@@ -11,15 +11,15 @@ export interface PackageManifest {
   readonly [field: string]: unknown;
 }
 
-/** What the library build ships: each module format, its declarations and its source map. */
-export const LIBRARY_FILES: readonly string[] = [
-  'dist/index.cjs',
-  'dist/index.cjs.map',
-  'dist/index.d.cts',
-  'dist/index.d.ts',
-  'dist/index.js',
-  'dist/index.js.map',
-];
+/** What the library build ships for its root entry: each module format and its declarations. */
+export const LIBRARY_FILES: readonly string[] = ['dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js'];
+
+/**
+ * A chunk that entries share: code (esbuild's `chunk-<hash>.js`, and rollup's CommonJS `.cjs` of it) or declarations
+ * (rollup-plugin-dts's `<module>-<hash>.d.ts` and `.d.cts`). Their names change with their content, so they are told
+ * by their form; that each one is loaded by an entry is checked on the built files (module-graph.ts).
+ */
+const SHARED_CHUNK = /^dist\/(?:chunk-[A-Z0-9]{8}\.c?js|[a-z0-9-]+-[A-Za-z0-9_-]{8}\.d\.c?ts)$/;
 
 /** What every tarball carries besides the build: npm adds package.json, README and LICENSE; `files` adds CHANGELOG.md. */
 export const PACKAGE_DOCUMENTS: readonly string[] = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
@@ -64,9 +64,9 @@ export function subpathNames(manifest: PackageManifest): string[] {
 }
 
 /**
- * What each subpath export ships, like the root entry: both module formats, their declarations and source maps in
- * `dist/<name>.*`, and `<name>/package.json`, which points resolvers that do not read `exports` (TypeScript's `node10`)
- * at the CommonJS build.
+ * What each subpath export ships, like the root entry: both module formats and their declarations in `dist/<name>.*`,
+ * and `<name>/package.json`, which points resolvers that do not read `exports` (TypeScript's `node10`) at the CommonJS
+ * build.
  * @param manifest - package.json
  */
 export function subpathFiles(manifest: PackageManifest): string[] {
@@ -77,16 +77,20 @@ export function subpathFiles(manifest: PackageManifest): string[] {
 }
 
 /**
- * The files a tarball must hold, and those it may hold: a command's source map is allowed, not required.
+ * The files a tarball must hold: the library build, each subpath's, the documents and each command.
  * @param manifest - package.json
- * @returns both lists, sorted
+ * @returns the paths, sorted
  */
-export function expectedFiles(manifest: PackageManifest): { required: string[]; optional: string[] } {
-  const commands = binTargets(manifest);
-  return {
-    required: [...new Set([...LIBRARY_FILES, ...subpathFiles(manifest), ...PACKAGE_DOCUMENTS, ...commands])].sort(),
-    optional: commands.map((target) => `${target}.map`).sort(),
-  };
+export function expectedFiles(manifest: PackageManifest): string[] {
+  return [...new Set([...LIBRARY_FILES, ...subpathFiles(manifest), ...PACKAGE_DOCUMENTS, ...binTargets(manifest)])].sort();
+}
+
+/**
+ * @param files - the tarball's files
+ * @returns the chunks among them that entries share
+ */
+export function sharedChunks(files: readonly string[]): string[] {
+  return files.filter((path) => SHARED_CHUNK.test(path));
 }
 
 /**
@@ -95,17 +99,17 @@ export function expectedFiles(manifest: PackageManifest): { required: string[]; 
  * @returns required files the tarball lacks
  */
 export function missingFiles(files: readonly string[], manifest: PackageManifest): string[] {
-  return expectedFiles(manifest).required.filter((path) => !files.includes(path));
+  return expectedFiles(manifest).filter((path) => !files.includes(path));
 }
 
 /**
  * @param files - the tarball's files
  * @param manifest - package.json
- * @returns files the tarball should not hold (sources, tests, configs, stray build output...)
+ * @returns files the tarball should not hold (sources, tests, configs, source maps, stray build output...)
  */
 export function unexpectedFiles(files: readonly string[], manifest: PackageManifest): string[] {
-  const { required, optional } = expectedFiles(manifest);
-  return files.filter((path) => !required.includes(path) && !optional.includes(path));
+  const required = expectedFiles(manifest);
+  return files.filter((path) => !required.includes(path) && !SHARED_CHUNK.test(path));
 }
 
 function exportTargets(value: unknown): string[] {

@@ -1,26 +1,44 @@
+import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { ESM_ENTRY_GZIP_BUDGET_BYTES, measureEntry } from '../../scripts/size-budget.js';
+import {
+  INSTALLED_BUDGET_BYTES,
+  ROOT_ENTRY_GZIP_BUDGET_BYTES,
+  TARBALL_BUDGET_BYTES,
+  measureBundledEntry,
+} from '../../scripts/size-budget.js';
 import { subpathNames, type PackageManifest } from './package-rules.js';
 import { readFromTarball } from './tarball.js';
 
-/** The names an ESM bundle exports (its closing `export { ... };`). */
+/** The names an ESM entry exports: those of each `export { ... };` and `export { ... } from '...';` of its own. */
 function exportedNames(code: string): string[] {
-  const list = /^export \{([^}]*)\};$/m.exec(code)?.[1] ?? '';
-  return list
-    .split(',')
+  return [...code.matchAll(/^export \{([^}]*)\}(?: from '[^']*')?;$/gm)]
+    .flatMap((match) => (match[1] ?? '').split(','))
     .map((entry) => entry.trim().split(/\s+as\s+/).pop() ?? '')
     .filter((name) => name !== '');
 }
 
-describe('the size budget', () => {
-  it(`keeps the packed ESM entry, minified and gzipped, under ${String(ESM_ENTRY_GZIP_BUDGET_BYTES)} bytes`, async () => {
-    const size = await measureEntry(readFromTarball(inject('packedTarball'), 'dist/index.js'));
-    expect(size.minified).toBeLessThan(size.raw);
-    expect(size.gzipped).toBeLessThan(size.minified);
-    expect(size.gzipped).toBeLessThan(ESM_ENTRY_GZIP_BUDGET_BYTES);
+describe('the size budgets', () => {
+  it(`keep the tarball within ${String(TARBALL_BUDGET_BYTES)} bytes`, () => {
+    const { tarball } = inject('packedSizes');
+    expect(tarball, `npm pack made a tarball of ${String(tarball)} B`).toBeLessThanOrEqual(TARBALL_BUDGET_BYTES);
   });
 
-  it('leaves each framework adapter to its subpath: the root entry exports none of their functions', () => {
+  it(`keep the installed package within ${String(INSTALLED_BUDGET_BYTES)} bytes`, () => {
+    const { unpacked } = inject('packedSizes');
+    expect(unpacked, `the tarball's files weigh ${String(unpacked)} B`).toBeLessThanOrEqual(INSTALLED_BUDGET_BYTES);
+  });
+
+  it(`keep the root ES module entry with its chunks, minified and gzipped, within ${String(ROOT_ENTRY_GZIP_BUDGET_BYTES)} bytes`, async () => {
+    const size = await measureBundledEntry(join(inject('installation').packageFolder, 'dist/index.js'));
+    expect(size.minified).toBeLessThan(size.raw);
+    expect(size.gzipped).toBeLessThan(size.minified);
+    expect(
+      size.gzipped,
+      `dist/index.js with the chunks it imports weighs ${String(size.gzipped)} B minified and gzipped (npm run size)`,
+    ).toBeLessThanOrEqual(ROOT_ENTRY_GZIP_BUDGET_BYTES);
+  });
+
+  it('leave each framework adapter to its subpath: the root entry exports none of their functions', () => {
     const tarball = inject('packedTarball');
     const manifest = JSON.parse(readFromTarball(tarball, 'package.json')) as PackageManifest;
     const root = exportedNames(readFromTarball(tarball, 'dist/index.js'));

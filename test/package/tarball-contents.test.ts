@@ -1,5 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { missingFiles, referencedFiles, subpathNames, unexpectedFiles, type PackageManifest } from './package-rules.js';
+import { loadedFiles } from './module-graph.js';
+import {
+  missingFiles,
+  referencedFiles,
+  sharedChunks,
+  subpathNames,
+  unexpectedFiles,
+  type PackageManifest,
+} from './package-rules.js';
 import { listTarball, readFromTarball } from './tarball.js';
 
 const tarball = inject('packedTarball');
@@ -7,12 +17,25 @@ const files = listTarball(tarball);
 const manifest = JSON.parse(readFromTarball(tarball, 'package.json')) as PackageManifest;
 
 describe('the packed tarball', () => {
-  it('holds both module formats, their declarations and source maps, the documents and package.json', () => {
+  it('holds both module formats and their declarations for every entry, the documents and package.json', () => {
     expect(missingFiles(files, manifest)).toEqual([]);
   });
 
-  it('holds nothing else: no sources, tests, examples, configs or stray build output', () => {
+  it('holds nothing else but shared chunks: no sources, tests, examples, configs, source maps or stray build output', () => {
     expect(unexpectedFiles(files, manifest)).toEqual([]);
+  });
+
+  it('holds no shared chunk that no entry loads, in either module format or declaration kind', () => {
+    const { packageFolder } = inject('installation');
+    const read = (path: string): string => readFileSync(join(packageFolder, path), 'utf8');
+    const entries = ['index', ...subpathNames(manifest)].flatMap((name) =>
+      ['js', 'cjs', 'd.ts', 'd.cts'].map((extension) => `dist/${name}.${extension}`),
+    );
+    const loaded = new Set(entries.flatMap((entry) => loadedFiles(entry, read)));
+    const chunks = sharedChunks(files);
+    expect(chunks.filter((path) => path.endsWith('.js')).length).toBeGreaterThan(0);
+    expect(chunks.filter((path) => path.endsWith('.cjs')).length).toBeGreaterThan(0);
+    expect(chunks.filter((path) => !loaded.has(path))).toEqual([]);
   });
 
   it('points resolvers that do not read exports from each subpath folder at its CommonJS build', () => {
