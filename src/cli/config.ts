@@ -1,13 +1,14 @@
-import { safeRead } from '../utils/read.js';
+import { DETECTORS } from '../detectors/registry.js';
 import { createGuard, type GuardOptions } from '../index.js';
+import { safeRead } from '../utils/read.js';
 import { errorMessage } from './io.js';
 import { decodeUtf8, readCapped } from './read-runs.js';
 
 /** Most bytes a config file may hold (1 MiB): options fit in a few hundred, and `--config /dev/zero` must end. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-/** Options that take functions, which a JSON file cannot hold. */
-const FUNCTION_OPTIONS = ['custom', 'now'];
+/** Options that take functions, which a JSON file cannot hold: the detectors' that do, and the clock. */
+const FUNCTION_OPTIONS = [...DETECTORS.filter((detector) => detector.takesFunctions === true).map((detector) => detector.option), 'now'];
 
 /** Guard options read from a file, or why they could not be. */
 export type LoadedConfig = { readonly options: GuardOptions; readonly error?: never } | { readonly error: string; readonly options?: never };

@@ -32,6 +32,7 @@ function readStop(result: unknown): Finding<'custom'> | undefined {
 export const custom: Detector<'custom', readonly CustomDetector[], { readonly stops: number }> = {
   kind: 'custom',
   option: 'custom',
+  takesFunctions: true,
   resolve: resolveRules,
   judgesCalls: () => false,
   start: () => ({ stops: 0 }),

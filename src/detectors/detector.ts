@@ -114,6 +114,8 @@ export interface Detector<Reason extends StopReason = StopReason, Options = unkn
   readonly kind: Reason;
   /** The key of `GuardOptions` that configures it. */
   readonly option: string;
+  /** Its options are functions, which a JSON file (the replay command's `--config`) cannot hold. */
+  readonly takesFunctions?: true;
   /**
    * Validates what the caller passed (`undefined` for nothing), filling in defaults.
    * @returns the options, or `false` when the detector is off
