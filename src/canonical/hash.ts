@@ -1,7 +1,7 @@
 /**
  * The one hash family: SipHash-1-3 with 128-bit output (Aumasson and Bernstein's keyed hash, the variant Rust's
- * `HashMap` uses against hash flooding), over a string's UTF-16LE code units, written as the first 112 bits of its
- * output, 28 lowercase hex characters. A guard keys it with a random key of its run, so someone who controls tool
+ * `HashMap` uses against hash flooding), over a string's bytes (see `sipHash`), written as the first 112 bits of
+ * its output, 28 lowercase hex characters. A guard keys it with a random key of its run, so someone who controls tool
  * output but not the key cannot build two values the guard takes for one; `canonicalize` and `stableHash` key it with
  * a fixed public key, so their hashes are the same in every process (and anyone can build collisions against them).
  */
@@ -40,11 +40,34 @@ export function createHashKey(): HashKey {
 /** A key's 16 bytes as four little-endian 32-bit words, in order. */
 type KeyWords = readonly [number, number, number, number];
 
+// A code unit past 255: the string needs two bytes per code unit.
+const BEYOND_ONE_BYTE = /[^\u0000-\u00ff]/;
+
 /**
- * SipHash-1-3-128 of a string's UTF-16LE bytes. JavaScript has no 64-bit integers but BigInt, which allocates, so each
- * state word is a high and a low 32-bit half, and a 64-bit addition carries the top bit of
- * `(x & y) | ((x | y) & ~sum)` from the low halves into the high ones. One loop runs the message blocks and then the
- * finalization rounds (blocks of nothing), so the state stays in local variables.
+ * The message words after a string's full blocks: the code units left over, the byte that says how code units were
+ * written, zero padding, and the message's length in bytes (its low byte) last, as SipHash ends a message.
+ */
+function lastWords(text: string, from: number, oneByte: boolean): number[] {
+  const bytes: number[] = [];
+  for (let at = from; at < text.length; at++) {
+    const unit = text.charCodeAt(at);
+    bytes.push(unit & 0xff);
+    if (!oneByte) bytes.push(unit >>> 8);
+  }
+  bytes.push(oneByte ? 0 : 1);
+  while (bytes.length % 8 !== 7) bytes.push(0);
+  bytes.push((text.length * (oneByte ? 1 : 2) + 1) & 0xff);
+  const words: number[] = [];
+  for (let at = 0; at < bytes.length; at += 4) words.push((bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8) | ((bytes[at + 2] ?? 0) << 16) | ((bytes[at + 3] ?? 0) << 24));
+  return words;
+}
+
+/**
+ * SipHash-1-3-128 of a string's bytes: one byte per code unit when every code unit fits in one (most text), else its
+ * UTF-16LE code units, followed by a byte that says which, so no two strings share a message. JavaScript has no
+ * 64-bit integers but BigInt, which allocates, so each state word is a high and a low 32-bit half, and a 64-bit
+ * addition carries the top bit of `(x & y) | ((x | y) & ~sum)` from the low halves into the high ones. One loop runs
+ * the full blocks, then the last words and the finalization rounds, so the state stays in local variables.
  * @returns the first 112 bits of the output, as hex in the output's byte order
  */
 function sipHash(text: string, [k0l, k0h, k1l, k1h]: KeyWords): string {
@@ -56,23 +79,35 @@ function sipHash(text: string, [k0l, k0h, k1l, k1h]: KeyWords): string {
   let f = k0l ^ 0x6e657261;
   let g = k1h ^ 0x74656462;
   let h = k1l ^ 0x79746573;
-  const length = text.length;
-  // Four code units a block, and a last block for the rest (maybe none) with the byte length's low byte on top.
-  const blocks = (length >> 2) + 1;
+  const oneByte = !BEYOND_ONE_BYTE.test(text);
+  const perBlock = oneByte ? 8 : 4;
+  const whole = text.length - (text.length % perBlock);
+  const last = lastWords(text, whole, oneByte);
+  let at = 0;
+  let extra = 0;
   let first = '';
-  for (let block = 0; block < blocks + 6; block++) {
+  for (;;) {
     let messageLow = 0;
     let messageHigh = 0;
-    if (block < blocks) {
-      const at = block * 4;
-      // Past the end charCodeAt gives NaN, which a bitwise operation reads as 0: the last block's zero padding.
-      messageLow = text.charCodeAt(at) | (text.charCodeAt(at + 1) << 16);
-      messageHigh = text.charCodeAt(at + 2) | (text.charCodeAt(at + 3) << 16);
-      if (block === blocks - 1) messageHigh |= ((length * 2) & 0xff) << 24;
-    } else if (block === blocks) f ^= 0xee;
-    else if (block === blocks + 3) {
-      first = hex(b ^ d ^ f ^ h) + hex(a ^ c ^ e ^ g);
-      d ^= 0xdd;
+    if (at < whole) {
+      if (oneByte) {
+        messageLow = text.charCodeAt(at) | (text.charCodeAt(at + 1) << 8) | (text.charCodeAt(at + 2) << 16) | (text.charCodeAt(at + 3) << 24);
+        messageHigh = text.charCodeAt(at + 4) | (text.charCodeAt(at + 5) << 8) | (text.charCodeAt(at + 6) << 16) | (text.charCodeAt(at + 7) << 24);
+      } else {
+        messageLow = text.charCodeAt(at) | (text.charCodeAt(at + 1) << 16);
+        messageHigh = text.charCodeAt(at + 2) | (text.charCodeAt(at + 3) << 16);
+      }
+      at += perBlock;
+    } else {
+      // The last words, then three finalization rounds, the first half of the output, and three more.
+      if (extra === last.length) f ^= 0xee;
+      else if (extra === last.length + 6) {
+        first = hex(b ^ d ^ f ^ h) + hex(a ^ c ^ e ^ g);
+        d ^= 0xdd;
+      } else if (extra === last.length + 12) break;
+      messageLow = last[extra] ?? 0;
+      messageHigh = last[extra + 1] ?? 0;
+      extra += 2;
     }
     g ^= messageHigh;
     h ^= messageLow;

@@ -3,11 +3,12 @@ import { expectObject, positiveNumber, ratioOption, savedNull } from '../utils/v
 import { type Detector, type Finding, optionSection, type StepFacts } from './detector.js';
 
 /**
- * A figure rounded to 15 significant digits, the most a double holds exactly in decimal, and at most the largest
- * finite number: totals stay the decimals people add up, so ten steps of $0.10 reach a $1.00 limit on the tenth.
+ * A figure as totals keep it: a whole number below 2^53 as it is (token counts stay exact), anything else rounded to
+ * 15 significant digits, the most a double holds exactly in decimal, and at most the largest finite number. So totals
+ * stay the decimals people add up: ten steps of $0.10 reach a $1.00 limit on the tenth.
  */
 export function roundFigure(value: number): number {
-  return Math.min(Number(value.toPrecision(15)), Number.MAX_VALUE);
+  return Number.isSafeInteger(value) ? value : Math.min(Number(value.toPrecision(15)), Number.MAX_VALUE);
 }
 
 /** One budget limit after validation. */

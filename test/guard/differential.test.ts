@@ -201,6 +201,7 @@ describe("the reference's budget arithmetic", () => {
     expect(roundedSum(1e308, 1e308)).toBe(Number.MAX_VALUE);
     expect(roundedProduct(0.1, 3)).toBe(0.3);
     expect(roundedProduct(0.95, 1000.5)).toBe(950.475);
+    expect(roundedSum(2 ** 53 - 2, 1)).toBe(2 ** 53 - 1);
   });
 });
 

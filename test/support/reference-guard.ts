@@ -37,17 +37,22 @@ import {
 } from '../../src/index.js';
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Budget arithmetic: each running total is rounded to 15 significant digits after every step (ten steps of 0.1 make 1),
-// and never passes the largest finite number.
+// Budget arithmetic: each running total is rounded to 15 significant digits after every step (ten steps of 0.1 make 1)
+// unless it is a whole number below 2^53, and never passes the largest finite number.
+
+/** A figure rounded as the README says totals are: whole numbers below 2^53 as they are, others to 15 digits. */
+function rounded(value: number): number {
+  return Number.isSafeInteger(value) ? value : Math.min(Number(value.toPrecision(15)), Number.MAX_VALUE);
+}
 
 /** `left + right`, rounded as the README says totals are. */
 export function roundedSum(left: number, right: number): number {
-  return Math.min(Number((left + right).toPrecision(15)), Number.MAX_VALUE);
+  return rounded(left + right);
 }
 
 /** `left × right`, rounded the same way: a `warnAt` of 0.1 on a limit of 3 is 0.3. */
 export function roundedProduct(left: number, right: number): number {
-  return Math.min(Number((left * right).toPrecision(15)), Number.MAX_VALUE);
+  return rounded(left * right);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
