@@ -41,7 +41,7 @@ export function createHashKey(): HashKey {
 type KeyWords = readonly [number, number, number, number];
 
 // A code unit past 255: the string needs two bytes per code unit.
-const BEYOND_ONE_BYTE = /[^\u0000-\u00ff]/;
+const BEYOND_ONE_BYTE = /[\u0100-\uffff]/;
 
 /**
  * The message words after a string's full blocks: the code units left over, the byte that says how code units were
@@ -87,8 +87,8 @@ function sipHash(text: string, [k0l, k0h, k1l, k1h]: KeyWords): string {
   let extra = 0;
   let first = '';
   for (;;) {
-    let messageLow = 0;
-    let messageHigh = 0;
+    let messageLow: number;
+    let messageHigh: number;
     if (at < whole) {
       if (oneByte) {
         messageLow = text.charCodeAt(at) | (text.charCodeAt(at + 1) << 8) | (text.charCodeAt(at + 2) << 16) | (text.charCodeAt(at + 3) << 24);
