@@ -1,5 +1,5 @@
 import type { BudgetMetric, GuardWarning, StopCodes } from '../types.js';
-import { expectObject, positiveNumber, ratioOption, savedNull } from '../utils/validate.js';
+import { expectObject, nothing, positiveNumber, ratioOption } from '../utils/validate.js';
 import { type Detector, type Finding, optionSection, type StepFacts } from './detector.js';
 
 /**
@@ -103,6 +103,6 @@ export const budget: Detector<'budget', readonly BudgetLimitOptions[], null> = {
     return { state, stop, warnings: warnings.length === 0 ? undefined : warnings };
   },
   summary: (_state, limits) => ({ limits: limits.map(({ metric, limit }) => ({ metric, limit })) }),
-  restore: (saved, _limits, path) => savedNull(saved, path),
+  restore: (saved, _limits, path) => nothing(saved, path),
   fingerprint: (limits) => Object.fromEntries(limits.map(({ name, limit, warnAt }) => [name, { limit, warnAt: warnAt ?? null }])),
 };

@@ -1,5 +1,5 @@
 import type { CustomDetector } from '../types.js';
-import { listOption, optionError, savedInteger, savedObject } from '../utils/validate.js';
+import { integer, listOption, optionError, record } from '../utils/validate.js';
 import type { Detector, Finding } from './detector.js';
 
 /** Most custom rules: every rule runs on every step. */
@@ -45,7 +45,7 @@ export const custom: Detector<'custom', readonly CustomDetector[], { readonly st
     return stop === undefined ? { state } : { state: { stops: state.stops + 1 }, stop };
   },
   summary: ({ stops }, rules) => ({ detectors: rules.length, stops }),
-  restore: (saved, _rules, path) => ({ stops: savedInteger(savedObject(saved, path).stops, `${path}.stops`) }),
+  restore: (saved, _rules, path) => record({ stops: integer() })(saved, path),
   // Functions cannot be compared: a snapshot is tied to how many rules there are.
   fingerprint: (rules) => rules.length,
 };

@@ -1,6 +1,6 @@
 import type { OtherPolicy } from '../types.js';
 import { MAX_NORMALIZED_TEXT, preview } from '../utils/text.js';
-import { listOption, optionError, savedObject, savedOptional, savedString } from '../utils/validate.js';
+import { listOption, nullable, optionError, record, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
 import { type Detector, type Finding, optionSection } from './detector.js';
 
@@ -134,7 +134,5 @@ export const finishReason: Detector<'finish-reason', FinishReasonSettings, { rea
     return { state: next, stop: { ...stop, evidence } };
   },
   summary: ({ lastReason }, { otherPolicy }) => ({ lastFinishReason: lastReason, otherPolicy }),
-  restore: (saved, _options, path) => ({
-    lastReason: savedOptional(savedObject(saved, path).lastReason, (value) => savedString(value, `${path}.lastReason`)) ?? null,
-  }),
+  restore: (saved, _options, path) => record({ lastReason: nullable(text) })(saved, path),
 };

@@ -1,4 +1,4 @@
-import { integerOption, savedNull } from '../utils/validate.js';
+import { integerOption, nothing } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
 import type { Detector } from './detector.js';
 
@@ -22,6 +22,6 @@ export const maxSteps: Detector<'max-steps', { readonly limit: number }, null> =
     };
   },
   summary: (_state, { limit }, run) => ({ steps: run.steps, limit }),
-  restore: (saved, _options, path) => savedNull(saved, path),
+  restore: (saved, _options, path) => nothing(saved, path),
   fingerprint: ({ limit }) => limit,
 };

@@ -1,4 +1,4 @@
-import { integerOption, savedInteger, savedObject, savedOptional, savedString } from '../utils/validate.js';
+import { integer, integerOption, nullable, record, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
 import { type Detector, optionSection, warnBeforeOption } from './detector.js';
 
@@ -25,14 +25,8 @@ function resolveNoProgress(value: unknown): NoProgressSettings | false {
   };
 }
 
-function restoreStalled(value: unknown, path: string): Stalled {
-  const record = savedObject(value, path);
-  return {
-    steps: savedInteger(record.steps, `${path}.steps`, 1),
-    textKey: savedString(record.textKey, `${path}.textKey`),
-    textPreview: savedString(record.textPreview, `${path}.textPreview`),
-  };
-}
+/** A saved state, checked. */
+const SAVED = record({ stalled: nullable(record({ steps: integer(1), textKey: text, textPreview: text })) });
 
 /**
  * Stops after `threshold` consecutive stalled steps with the same normalised text. A step is stalled when none of its
@@ -81,5 +75,5 @@ export const noProgress: Detector<'no-progress', NoProgressSettings, { readonly 
     };
   },
   summary: ({ stalled }, { threshold }, run) => ({ stalledSteps: stalled?.steps ?? 0, distinctOutcomes: run.distinctOutcomes, threshold }),
-  restore: (saved, _options, path) => ({ stalled: savedOptional(savedObject(saved, path).stalled, (value) => restoreStalled(value, `${path}.stalled`)) ?? null }),
+  restore: (saved, _options, path) => SAVED(saved, path),
 };

@@ -1,4 +1,4 @@
-import { integerOption, savedArray, savedError, savedInteger, savedObject, savedString } from '../utils/validate.js';
+import { integer, integerOption, list, record, savedError, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
 import { type Detector, optionSection, warnBeforeOption } from './detector.js';
 
@@ -39,23 +39,14 @@ function resolveOscillation(value: unknown): OscillationSettings | false {
   };
 }
 
+/** A saved state, checked: its lists must be as long as `maxPeriod` makes them, its counts within the calls seen. */
 function restoreOscillation(saved: unknown, { maxPeriod }: OscillationSettings, path: string): OscillationState {
-  const record = savedObject(saved, path);
-  const callCount = savedInteger(record.callCount, `${path}.callCount`);
-  const kept = Math.min(callCount, maxPeriod);
-  const recent = savedArray(record.recent, `${path}.recent`);
-  if (recent.length !== kept) savedError(`${path}.recent`, `an array of ${String(kept)} calls`, recent);
-  const matched = savedArray(record.matched, `${path}.matched`);
-  if (matched.length !== maxPeriod + 1) savedError(`${path}.matched`, `an array of ${String(maxPeriod + 1)} counts`, matched);
-  return {
-    callCount,
-    recent: recent.map((value, index) => {
-      const call = savedObject(value, `${path}.recent[${String(index)}]`);
-      const field = (name: keyof RecentCall): string => savedString(call[name], `${path}.recent[${String(index)}].${name}`);
-      return { name: field('name'), signature: field('signature'), argsPreview: field('argsPreview') };
-    }),
-    matched: matched.map((count, index) => savedInteger(count, `${path}.matched[${String(index)}]`, 0, callCount)),
-  };
+  const state = record({ callCount: integer(), recent: list(record({ name: text, signature: text, argsPreview: text })), matched: list(integer()) })(saved, path);
+  const kept = Math.min(state.callCount, maxPeriod);
+  if (state.recent.length !== kept) savedError(`${path}.recent`, `an array of ${String(kept)} calls`, state.recent);
+  if (state.matched.length !== maxPeriod + 1) savedError(`${path}.matched`, `an array of ${String(maxPeriod + 1)} counts`, state.matched);
+  state.matched.forEach((count, index) => integer(0, state.callCount)(count, `${path}.matched[${String(index)}]`));
+  return state;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { booleanOption, integerOption, savedArray, savedBoolean, savedInteger, savedObject, savedOptional, savedString } from '../utils/validate.js';
+import { booleanOption, flag, integer, integerOption, list, nullable, record, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
 import { type Detector, optionSection, warnBeforeOption } from './detector.js';
 
@@ -36,23 +36,18 @@ function resolveRepeat(value: unknown): RepeatSettings | false {
   };
 }
 
-function restoreRepeat(value: unknown, path: string): Repeat {
-  const record = savedObject(value, path);
-  const first = savedObject(record.first, `${path}.first`);
-  return {
-    key: savedString(record.key, `${path}.key`),
-    first: {
-      name: savedString(first.name, `${path}.first.name`),
-      argsPreview: savedString(first.argsPreview, `${path}.first.argsPreview`),
-      outcome: savedString(first.outcome, `${path}.first.outcome`),
-    },
-    count: savedInteger(record.count, `${path}.count`, 1),
-    identicalResults: savedBoolean(record.identicalResults, `${path}.identicalResults`),
-    stepIndexes: savedArray(record.stepIndexes, `${path}.stepIndexes`, MAX_STEP_INDEXES).map((index, position) =>
-      savedInteger(index, `${path}.stepIndexes[${String(position)}]`),
-    ),
-  };
-}
+/** A saved state, checked: what `check` keeps, field by field. */
+const SAVED = record({
+  run: nullable(
+    record({
+      key: text,
+      first: record({ name: text, argsPreview: text, outcome: text }),
+      count: integer(1),
+      identicalResults: flag,
+      stepIndexes: list(integer(), MAX_STEP_INDEXES),
+    }),
+  ),
+});
 
 /**
  * Stops when the run of identical calls at the end of the call sequence reaches `threshold`: same tool and canonical
@@ -120,5 +115,5 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
     };
   },
   summary: ({ run }, { threshold }) => ({ tool: run?.first.name ?? null, count: run?.count ?? 0, threshold }),
-  restore: (saved, _options, path) => ({ run: savedOptional(savedObject(saved, path).run, (value) => restoreRepeat(value, `${path}.run`)) ?? null }),
+  restore: (saved, _options, path) => SAVED(saved, path),
 };

@@ -1,6 +1,6 @@
 import type { StopEvidence } from '../types.js';
 import { preview } from '../utils/text.js';
-import { integerOption, savedArray, savedBoolean, savedError, savedInteger, savedObject, savedOptional, savedString } from '../utils/validate.js';
+import { flag, integer, integerOption, list, nullable, record, savedError, text } from '../utils/validate.js';
 import { answerKind, failureShape } from './answers.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
 import { type CallFacts, type Detector, optionSection, warnBeforeOption } from './detector.js';
@@ -146,25 +146,16 @@ function evidenceOf({ window, newInWindow }: StagnationState, size: number, maxN
   };
 }
 
+/** A saved state, checked: a window no longer than `window`, and as full as the entries say. */
 function restoreStagnation(saved: unknown, { window: size }: StagnationSettings, path: string): StagnationState {
-  const record = savedObject(saved, path);
-  const window = savedArray(record.window, `${path}.window`, size).map((value, index) => {
-    const entryPath = `${path}.window[${String(index)}]`;
-    const entry = savedObject(value, entryPath);
-    return {
-      step: savedInteger(entry.step, `${entryPath}.step`),
-      isNew: savedBoolean(entry.isNew, `${entryPath}.isNew`),
-      calls: savedArray(entry.calls, `${entryPath}.calls`).map((call, position) => {
-        const callPath = `${entryPath}.calls[${String(position)}]`;
-        const fields = savedObject(call, callPath);
-        const field = (name: keyof WindowCall): string => savedString(fields[name], `${callPath}.${name}`);
-        return { signature: field('signature'), tool: field('tool'), argsPreview: field('argsPreview'), answer: field('answer'), shapePreview: field('shapePreview') };
-      }),
-    };
-  });
-  const entries = savedInteger(record.entries, `${path}.entries`, window.length);
-  if (window.length < Math.min(entries, size)) savedError(`${path}.window`, `an array of ${String(Math.min(entries, size))} entries`, record.window);
-  const previousSignature = savedOptional(record.previousSignature, (value) => savedString(value, `${path}.previousSignature`)) ?? null;
+  const call = record({ signature: text, tool: text, argsPreview: text, answer: text, shapePreview: text });
+  const { entries, window, previousSignature } = record({
+    entries: integer(),
+    window: list(record({ step: integer(), isNew: flag, calls: list(call) }), size),
+    previousSignature: nullable(text),
+  })(saved, path);
+  if (entries < window.length) savedError(`${path}.entries`, `an integer from ${String(window.length)} to ${String(Number.MAX_SAFE_INTEGER)}`, entries);
+  if (window.length < Math.min(entries, size)) savedError(`${path}.window`, `an array of ${String(Math.min(entries, size))} entries`, window);
   return { entries, window, newInWindow: window.filter((entry) => entry.isNew).length, previousSignature };
 }
 

@@ -25,7 +25,7 @@ import { type EnabledDetector, optionsFingerprint, resolveOptions, type Resolved
 import { addUsage, type ReadStep, readStep } from './read-step.js';
 import { RunMemory } from './run-memory.js';
 import { Facts, type FactsContext } from './step-facts.js';
-import { readSnapshot, SNAPSHOT_VERSION, TOTAL_NAMES } from './snapshot.js';
+import { readSnapshot, SNAPSHOT_VERSION } from './snapshot.js';
 import { verdictOf } from './verdict.js';
 
 /** A detector that is on, with its state in the run so far. */
@@ -263,7 +263,7 @@ class LoopGuard implements Guard {
       stops: run.stops,
       lastVerdict: run.lastVerdict,
       blockedBefore: run.blockedBefore,
-      totals: Object.fromEntries(TOTAL_NAMES.map((name) => [name, run.totals[name]])),
+      totals: run.totals,
       startedAt: run.startedAt,
       hashKey: run.hashKey,
       history: run.history.snapshot().map((step) => toPlainJson(step)),

@@ -1,4 +1,4 @@
-import { savedArray, savedError, savedInteger, savedString } from '../utils/validate.js';
+import { integer, list, savedArray, savedError, text } from '../utils/validate.js';
 
 /**
  * What a run has seen: keys (call outcomes, or answers a detector asked it to remember) with the last step that
@@ -61,15 +61,16 @@ export class RunMemory {
    */
   static restore(saved: unknown, window: number | undefined, steps: number, path: string): RunMemory {
     const memory = new RunMemory(window);
-    let previous = 0;
-    savedArray(saved, path).forEach((entry, position) => {
-      const entryPath = `${path}[${String(position)}]`;
+    const entries = list((entry, entryPath) => {
       const pair = savedArray(entry, entryPath);
       if (pair.length !== 2) savedError(entryPath, 'a key and a step index', entry);
-      const key = savedString(pair[0], `${entryPath}[0]`);
-      const index = savedInteger(pair[1], `${entryPath}[1]`, previous, Math.max(steps - 1, 0));
+      return [text(pair[0], `${entryPath}[0]`), integer(0, Math.max(steps - 1, 0))(pair[1], `${entryPath}[1]`)] as const;
+    })(saved, path);
+    entries.forEach(([key, index], position) => {
+      const entryPath = `${path}[${String(position)}]`;
+      // Saved in step order, each key once: anything else was not written by `save()`.
+      if (index < (entries[position - 1]?.[1] ?? 0)) savedError(`${entryPath}[1]`, 'a step index no lower than the one before', index);
       if (memory.#lastSeen.has(key)) savedError(`${entryPath}[0]`, 'a key not listed before', key);
-      previous = index;
       memory.record(index, [key]);
     });
     return memory;

@@ -95,7 +95,14 @@ export function savedError(path: string, expected: string, value: unknown): neve
   throw new TypeError(`agent-loopguard: snapshot field "${path}" must be ${expected}, got ${describeValue(value)}.`);
 }
 
-/** A plain object's own properties, or an error naming `path`. */
+/**
+ * A check of one value read back from a snapshot: the value as its type, or a `TypeError` naming `path` and what it
+ * should have been. Checks compose (`record`, `list`, `nullable`), so a detector's saved state is checked by a
+ * declaration of its shape.
+ */
+export type Check<Value> = (value: unknown, path: string) => Value;
+
+/** An object's own properties, or an error naming `path`. */
 export function savedObject(value: unknown, path: string): Readonly<Record<string, unknown>> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) savedError(path, 'an object', value);
   return value as Record<string, unknown>;
@@ -108,37 +115,60 @@ export function savedArray(value: unknown, path: string, maxItems = Number.MAX_S
   return value as unknown[];
 }
 
-/** An integer from `min` to `max`, or an error naming `path`. */
-export function savedInteger(value: unknown, path: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  if (!isSafeInteger(value) || value < min || value > max) savedError(path, `an integer from ${String(min)} to ${String(max)}`, value);
-  return value;
+/** An integer from `min` to `max`. */
+export function integer(min = 0, max = Number.MAX_SAFE_INTEGER): Check<number> {
+  return (value, path) => {
+    if (!isSafeInteger(value) || value < min || value > max) savedError(path, `an integer from ${String(min)} to ${String(max)}`, value);
+    return value;
+  };
 }
 
-/** A finite number, or an error naming `path`. */
-export function savedNumber(value: unknown, path: string): number {
+/** A finite number. */
+export const finite: Check<number> = (value, path) => {
   if (!isFiniteNumber(value)) savedError(path, 'a finite number', value);
   return value;
-}
+};
 
-/** A string, or an error naming `path`. */
-export function savedString(value: unknown, path: string): string {
+/** A finite number of at least 0: a total. */
+export const amount: Check<number> = (value, path) => {
+  if (!isFiniteNumber(value) || value < 0) savedError(path, 'a finite number of at least 0', value);
+  return value;
+};
+
+/** A string. */
+export const text: Check<string> = (value, path) => {
   if (typeof value !== 'string') savedError(path, 'a string', value);
   return value;
-}
+};
 
-/** A boolean, or an error naming `path`. */
-export function savedBoolean(value: unknown, path: string): boolean {
+/** A boolean. */
+export const flag: Check<boolean> = (value, path) => {
   if (typeof value !== 'boolean') savedError(path, 'true or false', value);
   return value;
+};
+
+/** `null`, or what `check` accepts: how a snapshot writes "nothing yet". */
+export function nullable<Value>(check: Check<Value>): Check<Value | null> {
+  return (value, path) => (value === null ? null : check(value, path));
 }
 
-/** `undefined` for `null`, else what `read` makes of the value: how a snapshot writes "nothing yet". */
-export function savedOptional<Value>(value: unknown, read: (present: unknown) => Value): Value | undefined {
-  return value === null ? undefined : read(value);
+/** An array of at most `maxItems` items, each checked. */
+export function list<Value>(check: Check<Value>, maxItems?: number): Check<Value[]> {
+  return (value, path) => savedArray(value, path, maxItems).map((item, index) => check(item, `${path}[${String(index)}]`));
 }
 
-/** `null`, as a detector that keeps no state saves it, or an error naming `path`. */
-export function savedNull(value: unknown, path: string): null {
+/** An object with these fields, each checked (others are ignored); at the top of a snapshot, `path` is `''`. */
+export function record<Shape extends Record<string, Check<unknown>>>(shape: Shape): Check<{ [Key in keyof Shape]: ReturnType<Shape[Key]> }> {
+  return (value, path) => {
+    const object = savedObject(value, path === '' ? 'snapshot' : path);
+    const checked: Record<string, unknown> = {};
+    for (const [key, check] of Object.entries(shape)) checked[key] = check(object[key], path === '' ? key : `${path}.${key}`);
+    return checked as { [Key in keyof Shape]: ReturnType<Shape[Key]> };
+  };
+}
+
+/** `null`, as a detector that keeps no state saves it. */
+export const nothing: Check<null> = (value, path) => {
   if (value !== null) savedError(path, 'null (the detector keeps no state)', value);
   return null;
-}
+};
