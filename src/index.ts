@@ -5,6 +5,7 @@ export type {
   BudgetOptions,
   BlockReason,
   BudgetWarning,
+  WarnBefore,
   CallRefusal,
   CallVerdict,
   ContinueVerdict,

@@ -290,6 +290,9 @@ export type CustomDetector = (
 /** A budget limit: a number, or a number with its own warning ratio. */
 export type BudgetLimit = number | { readonly limit: number; readonly warnAt?: number | undefined };
 
+/** How many repetitions before the stop a loop detector warns (from 1 to 1,000), or `false` for never. */
+export type WarnBefore = number | false | undefined;
+
 /** Options of the `repeatedToolCall` detector. */
 export interface RepeatedToolCallOptions {
   /** How many identical calls in a row stop the run. At least 2. @default 3 */
@@ -298,12 +301,8 @@ export interface RepeatedToolCallOptions {
   readonly requireIdenticalResults?: boolean | undefined;
   /** Leave calls with a non-null `error` out of the sequence. @default false */
   readonly ignoreErrors?: boolean | undefined;
-  /**
-   * Warn this many repetitions before the stop (a `LOOP_WARNING` with a message for the model), or `false` for no
-   * warnings. From 1 to 1,000.
-   * @default 1
-   */
-  readonly warnBefore?: number | false | undefined;
+  /** Repetitions before the stop to warn at (a `LOOP_WARNING` with a message for the model), or `false`. @default 1 */
+  readonly warnBefore?: WarnBefore;
 }
 
 /** Options of the `oscillation` detector. */
@@ -312,24 +311,16 @@ export interface OscillationOptions {
   readonly maxPeriod?: number | undefined;
   /** Full cycles in a row that stop the run. At least 2. @default 3 */
   readonly repeats?: number | undefined;
-  /**
-   * Warn this many repetitions before the stop (a `LOOP_WARNING` with a message for the model), or `false` for no
-   * warnings. From 1 to 1,000.
-   * @default 1
-   */
-  readonly warnBefore?: number | false | undefined;
+  /** Repetitions before the stop to warn at (a `LOOP_WARNING` with a message for the model), or `false`. @default 1 */
+  readonly warnBefore?: WarnBefore;
 }
 
 /** Options of the `noProgress` detector. */
 export interface NoProgressOptions {
   /** Consecutive stalled steps with the same text that stop the run. At least 2. @default 3 */
   readonly threshold?: number | undefined;
-  /**
-   * Warn this many repetitions before the stop (a `LOOP_WARNING` with a message for the model), or `false` for no
-   * warnings. From 1 to 1,000.
-   * @default 1
-   */
-  readonly warnBefore?: number | false | undefined;
+  /** Repetitions before the stop to warn at (a `LOOP_WARNING` with a message for the model), or `false`. @default 1 */
+  readonly warnBefore?: WarnBefore;
 }
 
 /** Options of the `stagnation` detector. */
