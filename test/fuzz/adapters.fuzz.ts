@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createGuard, runAgentLoop, toGuardStep, toStopWhen, withGuard } from '../../src/index.js';
 import type { AgentLoopStep, AiSdkStepLike, GuardStep } from '../../src/index.js';
 import { arrayLength, MAX_REPLAY_STEPS } from '../../src/adapters/step-replayer.js';
-import { safeRead } from '../../src/guard/safe-read.js';
+import { safeRead } from '../../src/utils/read.js';
 import { expectPlainJson } from '../support/plain-json.js';
 import { anyValue, guardOptions, hostileValue, Lazy, richValue, stepRecord } from './arbitraries.js';
 import { fuzzParameters } from './fuzz-settings.js';

@@ -1,7 +1,8 @@
 /**
  * SipHash written a second way, for tests only: straight from the paper's description, on BigInt 64-bit words and a
- * byte array, with either output size. The fast implementation in `src/canonical/sip-hash.ts` (32-bit halves, a
- * streaming buffer, 128-bit output only) is checked against this one, and this one against published vectors.
+ * byte array, with either output size. The fast implementation in `src/canonical/hash.ts` (32-bit halves, code units
+ * read straight from the string, 128-bit output only) is checked against this one, and this one against published
+ * vectors (`test/canonical/hash.test.ts`).
  */
 const MASK = (1n << 64n) - 1n;
 const rotl = (word: bigint, bits: bigint): bigint => ((word << bits) | (word >> (64n - bits))) & MASK;
@@ -64,27 +65,28 @@ export function referenceSipHash(message: Uint8Array, key: Uint8Array, compressi
   return bytes;
 }
 
-/** The bytes `sipHash` hashes a string over: UTF-8 when well-formed, else `0xff` and the UTF-16LE code units. */
-export function messageOf(text: string): Uint8Array {
-  if (isWellFormed(text)) return new TextEncoder().encode(text);
-  const bytes = new Uint8Array(1 + text.length * 2);
-  bytes[0] = 0xff;
+/** A string's UTF-16LE bytes, the bytes the library hashes: each code unit, lone surrogates included, low byte first. */
+export function utf16le(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length * 2);
   for (let index = 0; index < text.length; index++) {
-    bytes[1 + index * 2] = text.charCodeAt(index) & 0xff;
-    bytes[2 + index * 2] = text.charCodeAt(index) >>> 8;
+    bytes[index * 2] = text.charCodeAt(index) & 0xff;
+    bytes[index * 2 + 1] = text.charCodeAt(index) >>> 8;
   }
   return bytes;
 }
 
+/** Bytes written as hex, in order, to bytes: the form a key takes in a snapshot, as the reference takes it. */
+export const bytesOfHex = (hex: string): Uint8Array => Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
+
 /** Bytes as lowercase hex, in order. */
 export const hexOf = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 
-/** Whether a string has no lone surrogate, asked of `encodeURIComponent` (which refuses one), not of the library. */
-function isWellFormed(text: string): boolean {
-  try {
-    encodeURIComponent(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** The key of `canonicalize` and `stableHash`, written out here rather than imported: pi's first 32 hex digits. */
+export const PUBLIC_KEY = '243f6a8885a308d313198a2e03707344';
+
+/**
+ * What the library's hash gives for a string under a key: the first 112 bits of the reference SipHash-1-3-128 of the
+ * string's UTF-16LE bytes, as 28 hex characters.
+ */
+export const referenceHash = (text: string, key: string = PUBLIC_KEY): string =>
+  hexOf(referenceSipHash(utf16le(text), bytesOfHex(key), 1, 3, 16)).slice(0, 28);

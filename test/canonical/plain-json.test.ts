@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toPlainJson } from '../../src/guard/plain-json.js';
+import { toPlainJson } from '../../src/canonical/plain-json.js';
 import { createGuard } from '../../src/index.js';
 import { expectPlainJson } from '../support/plain-json.js';
 
@@ -94,14 +94,16 @@ describe('toPlainJson on huge values', () => {
     expect(toPlainJson({ big: 1n << 16_777_216n })).toStrictEqual({ big: expect.stringMatching(/^#n16777217:[0-9a-f]{28}$/) as unknown });
   });
 
-  // The red-team size for evidence: a custom rule that puts the step's text in its evidence. 100,000,000 control
-  // characters are 600,000,000 once JSON escapes them, past the longest string, so JSON.stringify(verdict) threw.
-  it('keeps a verdict loggable whose custom evidence holds 100 MB of control characters', { timeout: 120_000 }, () => {
+  // From a red-team report: a custom rule that puts the step's text in its evidence. 100,000,000 control characters
+  // are 600,000,000 once JSON escapes them, past the longest string, so JSON.stringify(verdict) threw. The copy is cut
+  // at 2^24 - 4 characters whatever the text's length, so a text just past that shows the cut at a sixth of the cost.
+  it('keeps a verdict loggable whose custom evidence holds more control characters than it copies', () => {
     const guard = createGuard({ custom: (_history, step) => ({ stop: true, evidence: { text: step.text } }) });
-    const verdict = guard.check({ text: '\u0001'.repeat(100_000_000) });
+    const verdict = guard.check({ text: '\u0001'.repeat(17_000_000) });
     const text = verdict.stop && verdict.reason === 'custom' ? (verdict.evidence as { text: string }).text : '';
     expect(text).toHaveLength(16 * 1024 * 1024 - 4);
     expect(() => JSON.stringify(verdict)).not.toThrow();
-    expect(() => JSON.stringify(guard.summary())).not.toThrow();
+    // The summary holds the same verdict: writing it would cost another second for nothing new.
+    expect(guard.summary().lastVerdict).toStrictEqual(verdict);
   });
 });
