@@ -65,14 +65,21 @@ export function referenceSipHash(message: Uint8Array, key: Uint8Array, compressi
   return bytes;
 }
 
-/** A string's UTF-16LE bytes, the bytes the library hashes: each code unit, lone surrogates included, low byte first. */
-export function utf16le(text: string): Uint8Array {
-  const bytes = new Uint8Array(text.length * 2);
+/**
+ * The bytes the library hashes for a string: one byte per code unit followed by 0 when every code unit is below 256,
+ * else each code unit's two bytes, low byte first (lone surrogates included), followed by 1.
+ */
+export function messageOf(text: string): Uint8Array {
+  let oneByte = true;
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) > 255) oneByte = false;
+  const bytes: number[] = [];
   for (let index = 0; index < text.length; index++) {
-    bytes[index * 2] = text.charCodeAt(index) & 0xff;
-    bytes[index * 2 + 1] = text.charCodeAt(index) >>> 8;
+    const unit = text.charCodeAt(index);
+    if (oneByte) bytes.push(unit);
+    else bytes.push(unit & 0xff, unit >>> 8);
   }
-  return bytes;
+  bytes.push(oneByte ? 0 : 1);
+  return Uint8Array.from(bytes);
 }
 
 /** Bytes written as hex, in order, to bytes: the form a key takes in a snapshot, as the reference takes it. */
@@ -86,7 +93,7 @@ export const PUBLIC_KEY = '243f6a8885a308d313198a2e03707344';
 
 /**
  * What the library's hash gives for a string under a key: the first 112 bits of the reference SipHash-1-3-128 of the
- * string's UTF-16LE bytes, as 28 hex characters.
+ * string's message (see {@link messageOf}), as 28 hex characters.
  */
 export const referenceHash = (text: string, key: string = PUBLIC_KEY): string =>
-  hexOf(referenceSipHash(utf16le(text), bytesOfHex(key), 1, 3, 16)).slice(0, 28);
+  hexOf(referenceSipHash(messageOf(text), bytesOfHex(key), 1, 3, 16)).slice(0, 28);
