@@ -426,7 +426,7 @@ export interface GuardSummary {
  */
 export interface GuardSnapshot {
   /** The snapshot format; a guard reads only the versions it knows. */
-  readonly version: 1;
+  readonly version: 2;
   /** What the state belongs to: each option's path with a short hash of its value (not the options themselves). */
   readonly options: Readonly<Record<string, string>>;
   readonly steps: number;
@@ -435,10 +435,8 @@ export interface GuardSnapshot {
   readonly lastVerdict: Verdict | null;
   /** A call the guard would refuse was refused already: asking for one again stops the run. */
   readonly blockedBefore: boolean;
-  /** The totals as `summary()` shows them: what `sums` come to (a restore refuses totals that say otherwise). */
+  /** The totals as `summary()` shows them: what later steps add to. */
   readonly totals: GuardSummary['totals'];
-  /** The same totals exactly, as decimal text: what later steps add to. */
-  readonly sums: Readonly<Record<keyof GuardSummary['totals'], string>>;
   /** The clock's reading when the run started, for the wall-clock part of `maxDurationMs`. */
   readonly startedAt: number;
   /**
@@ -448,6 +446,11 @@ export interface GuardSnapshot {
   readonly hashKey: string;
   /** The recorded steps (the last `historyLimit` of them, if set), as plain JSON. */
   readonly history: readonly JsonValue[];
+  /**
+   * What the run has seen, each key (a call's outcome, or an answer a detector compares across calls) with the last step
+   * that produced it: what tells a new answer from an old one.
+   */
+  readonly memory: { readonly outcomes: readonly (readonly [string, number])[]; readonly answers: readonly (readonly [string, number])[] };
   /** Each enabled detector's state, keyed by its `kind`. */
   readonly detectors: Readonly<Record<string, JsonValue>>;
 }

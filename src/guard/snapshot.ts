@@ -7,9 +7,9 @@ import { readStep } from './read-step.js';
 import { RunMemory } from './run-memory.js';
 
 /**
- * The snapshot format this version writes and reads. Version 2 hashes with SipHash over UTF-16 code units, keeps totals
- * rounded to 15 significant digits instead of exact decimal sums, and keeps the run's memory of answers beside the
- * detectors' states: a snapshot of version 1 cannot be read, as its keys would never equal new ones.
+ * The snapshot format this version writes and reads. Version 2 came with the hash of the restructured library, totals
+ * kept as numbers instead of exact decimal sums, and the run's memory of answers beside the detectors' states: a
+ * version 1 snapshot cannot be read, as its keys would never equal new ones.
  */
 export const SNAPSHOT_VERSION = 2;
 
