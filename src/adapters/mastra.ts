@@ -135,7 +135,7 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | (() => Guard),
     }
     if (length - recorded > MAX_REPLAY_STEPS) {
       throw new TypeError(
-        `agent-loopguard: the stopWhen of toMastraOptions was given ${String(length - recorded)} steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`,
+        `agent-loopguard: the stopWhen of toMastraOptions was given ${length - recorded} steps it had not seen; it checks at most ${MAX_REPLAY_STEPS} new steps per call.`,
       );
     }
     // Each step read once: the array may be a proxy whose items change or throw when read.

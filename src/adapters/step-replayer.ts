@@ -60,7 +60,7 @@ export function createStepReplayer<Step extends AiSdkStepLike>(
       const unseen = length - replay.seen.length;
       if (unseen > MAX_REPLAY_STEPS) {
         throw new TypeError(
-          `agent-loopguard: ${caller} was given ${String(unseen)} steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`,
+          `agent-loopguard: ${caller} was given ${unseen} steps it had not seen; it checks at most ${MAX_REPLAY_STEPS} new steps per call.`,
         );
       }
       try {

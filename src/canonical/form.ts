@@ -45,7 +45,7 @@ export const DEFAULT_LIMITS: ReadLimits = Object.freeze({
 
 /** `#s<length>:<hash>`: a string too long to write out. No other form starts with `#` and a letter. */
 export function stringToken(text: string, hash: TextHash): string {
-  return `#s${String(text.length)}:${hash(text)}`;
+  return `#s${text.length}:${hash(text)}`;
 }
 
 /** `#n<bits>:<hash>`: a bigint too long to write in decimal, converted in linear time through hexadecimal. */
@@ -53,7 +53,7 @@ export function bigIntToken(value: bigint, hash: TextHash): string {
   const digits = value.toString(16);
   const magnitude = value < 0n ? digits.slice(1) : digits;
   const bits = (magnitude.length - 1) * 4 + Number.parseInt(magnitude.charAt(0), 16).toString(2).length;
-  return `#n${String(bits)}:${hash(digits)}`;
+  return `#n${bits}:${hash(digits)}`;
 }
 
 /** A bigint fits in decimal when it has at most this many bits: below `2 ** MAX_BIGINT_BITS` in magnitude. */
@@ -66,12 +66,12 @@ let unreadableCount = Math.floor(Math.random() * 2 ** 48);
 /** A placeholder for a value whose reading threw: unequal to everything, itself read again included. */
 export function unreadablePlaceholder(): string {
   unreadableCount++;
-  return `[Unreadable:${String(unreadableCount)}]`;
+  return `[Unreadable:${unreadableCount}]`;
 }
 
 /** The key a form is compared by: itself when short, else `#<length>:<hash>` (no form starts with `#` and a digit). */
 export function formKey(form: string, hash: TextHash): string {
-  return form.length <= COMPARISON_KEY_LIMIT ? form : `#${String(form.length)}:${hash(form)}`;
+  return form.length <= COMPARISON_KEY_LIMIT ? form : `#${form.length}:${hash(form)}`;
 }
 
 /** The key a string is compared by (tool names, texts): quoted when short, else its token. Never escapes a long one. */
@@ -260,7 +260,7 @@ class Walk {
     if (depth >= this.#limits.maxDepth) return MAX_DEPTH_MARKER;
     const ancestors = this.#ancestors;
     for (let index = 0; index < depth; index++) {
-      if (ancestors[index] === value) return `[Circular:${String(index)}]`;
+      if (ancestors[index] === value) return `[Circular:${index}]`;
     }
     ancestors[depth] = value;
     try {

@@ -30,7 +30,7 @@ export function toPlainJson(value: unknown, maxCharacters = Number.POSITIVE_INFI
 
   /** A bigint's digits and `n`, or past `MAX_BIGINT_BITS` its token, as in canonical forms: decimal is quadratic. */
   function copyBigInt(big: bigint): string {
-    return big < BIGINT_BOUND && big > -BIGINT_BOUND ? copyString(`${String(big)}n`) : bigIntToken(big, publicHash);
+    return big < BIGINT_BOUND && big > -BIGINT_BOUND ? copyString(`${big}n`) : bigIntToken(big, publicHash);
   }
 
   /** A string within the character budget: whole, shortened to what is left, or the marker once nothing is. */

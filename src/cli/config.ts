@@ -49,7 +49,7 @@ export async function loadConfig(file: string, maxBytes = MAX_CONFIG_BYTES): Pro
   } catch (error) {
     return { error: `${file}: cannot read: ${errorMessage(error)}` };
   }
-  if (bytes === null) return { error: `${file}: larger than ${String(maxBytes)} bytes` };
+  if (bytes === null) return { error: `${file}: larger than ${maxBytes} bytes` };
   const text = decodeUtf8(bytes);
   if (text === undefined) return { error: `${file}: not valid UTF-8` };
   let value: unknown;

@@ -97,7 +97,7 @@ export function toRecordedRun(value: unknown, place: RunPlace): RecordedRun | st
   const steps = value.steps;
   if (!Array.isArray(steps)) return `"steps" must be an array, got ${describe(steps)}`;
   const badStep = steps.findIndex((step) => !isRecord(step));
-  if (badStep !== -1) return `step ${String(badStep)} must be an object, got ${describe(steps[badStep])}`;
+  if (badStep !== -1) return `step ${badStep} must be an object, got ${describe(steps[badStep])}`;
 
   const id = value.id ?? place.fallbackId;
   if (typeof id !== 'string' && typeof id !== 'number') return `"id" must be a string, got ${describe(id)}`;
@@ -174,7 +174,7 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 
 /** One line's run, the problem with it, or `undefined` for a blank line. */
 function lineItem(bytes: Uint8Array | null, file: string, line: number, limits: ReadLimits): RunOrError | undefined {
-  if (bytes === null) return { error: { file, line, message: `line longer than ${String(limits.maxLineBytes)} bytes` } };
+  if (bytes === null) return { error: { file, line, message: `line longer than ${limits.maxLineBytes} bytes` } };
   const text = decodeUtf8(bytes)?.trim();
   if (text === undefined) return { error: { file, line, message: 'not valid UTF-8' } };
   if (text === '') return undefined;
@@ -184,7 +184,7 @@ function lineItem(bytes: Uint8Array | null, file: string, line: number, limits: 
   } catch (error) {
     return { error: { file, line, message: `not valid JSON: ${errorMessage(error)}` } };
   }
-  return runOrError(value, { file, line, fallbackId: `${file}:${String(line)}` });
+  return runOrError(value, { file, line, fallbackId: `${file}:${line}` });
 }
 
 /**
@@ -252,7 +252,7 @@ async function* readJsonDocument(file: string, gzip: boolean, limits: ReadLimits
   }
   const text = bytes === null ? undefined : decodeUtf8(bytes);
   if (text === undefined) {
-    const message = bytes === null ? `document larger than ${String(limits.maxDocumentBytes)} bytes` : 'not valid UTF-8';
+    const message = bytes === null ? `document larger than ${limits.maxDocumentBytes} bytes` : 'not valid UTF-8';
     yield { error: { file, line: null, message } };
     return;
   }

@@ -15,7 +15,7 @@ export const MAX_LISTED_ERRORS = 1000;
  * @param error - the problem
  */
 export function formatInputError(error: InputError): string {
-  const where = error.line === null ? error.file : `${error.file}:${String(error.line)}`;
+  const where = error.line === null ? error.file : `${error.file}:${error.line}`;
   return printable(`${where}: ${error.message}`);
 }
 
@@ -36,7 +36,7 @@ function share(part: number, whole: number): string {
  * @param stop - its stop
  */
 export function formatStopLine(replay: RunReplay, stop: ReplayStop): string {
-  const step = `step ${String(stop.index + 1)}/${String(replay.steps)}`;
+  const step = `step ${stop.index + 1}/${replay.steps}`;
   return `${printable(replay.id)}  ${step}  ${printable(stop.code)}  ${printable(stop.detail)}\n`;
 }
 
@@ -144,7 +144,7 @@ export function jsonReport(io: CliIo, maxListedErrors = MAX_LISTED_ERRORS): Repo
       else notListed++;
     },
     end(summary) {
-      const more = notListed > 0 ? `,\n  "errorsNotListed": ${String(notListed)}` : '';
+      const more = notListed > 0 ? `,\n  "errorsNotListed": ${notListed}` : '';
       io.stdout(
         `${runs === 0 ? '' : '\n  '}],\n  "summary": ${nestedJson(summary, '  ')},\n  "errors": ${nestedJson(errors, '  ')}${more}\n}\n`,
       );

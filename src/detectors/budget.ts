@@ -96,7 +96,7 @@ export const budget: Detector<'budget', readonly BudgetLimitOptions[], null> = {
           value,
           limit,
           ratio,
-          detail: `${LABELS[metric]} is at ${show(value)} of a ${show(limit)} limit (${String(Math.floor(ratio * 100))}%).`,
+          detail: `${LABELS[metric]} is at ${show(value)} of a ${show(limit)} limit (${Math.floor(ratio * 100)}%).`,
         });
       }
     }

@@ -9,7 +9,7 @@ function resolveRules(value: unknown): readonly CustomDetector[] | false {
   if (value === undefined) return false;
   const list = typeof value === 'function' ? [value] : listOption('custom', value, MAX_RULES, 'a function or an array of functions');
   list.forEach((rule, index) => {
-    if (typeof rule !== 'function') optionError(`custom[${String(index)}]`, 'a function', rule);
+    if (typeof rule !== 'function') optionError(`custom[${index}]`, 'a function', rule);
   });
   return list.length === 0 ? false : Object.freeze(list as CustomDetector[]);
 }

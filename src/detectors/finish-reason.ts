@@ -68,7 +68,7 @@ function resolveFinishReason(value: unknown): FinishReasonSettings | false {
     const list = listOption('finishReason.terminal', options.terminal, MAX_TERMINAL_REASONS, 'an array of strings');
     terminal = list.map((reason, index) => {
       if (typeof reason !== 'string' || reason.length > MAX_TERMINAL_REASON_LENGTH) {
-        optionError(`finishReason.terminal[${String(index)}]`, `a string of at most ${String(MAX_TERMINAL_REASON_LENGTH)} characters`, reason);
+        optionError(`finishReason.terminal[${index}]`, `a string of at most ${MAX_TERMINAL_REASON_LENGTH} characters`, reason);
       }
       return normalizeFinishReason(reason);
     });

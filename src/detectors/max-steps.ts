@@ -16,7 +16,7 @@ export const maxSteps: Detector<'max-steps', { readonly limit: number }, null> =
       state,
       stop: {
         code: 'MAX_STEPS',
-        detail: `The run has taken ${String(steps)} ${steps === 1 ? 'step' : 'steps'}, reaching its limit of ${String(limit)}.`,
+        detail: `The run has taken ${steps} ${steps === 1 ? 'step' : 'steps'}, reaching its limit of ${limit}.`,
         evidence: { steps, limit },
       },
     };

@@ -55,8 +55,8 @@ export const noProgress: Detector<'no-progress', NoProgressSettings, { readonly 
           {
             code: 'LOOP_WARNING',
             reason: 'no-progress',
-            detail: `${steps === 1 ? 'A step' : `${String(steps)} steps in a row`} brought no new tool result${textPreview === '' ? '' : ' with the same text'}; ${String(threshold)} stop the run.`,
-            message: `${steps === 1 ? 'Your last step' : `Your last ${String(steps)} steps`} brought no new tool result${textPreview === '' || steps === 1 ? '' : ' and said the same thing'}. Doing the same again will not help: try a different approach, or answer with what you have.`,
+            detail: `${steps === 1 ? 'A step' : `${steps} steps in a row`} brought no new tool result${textPreview === '' ? '' : ' with the same text'}; ${threshold} stop the run.`,
+            message: `${steps === 1 ? 'Your last step' : `Your last ${steps} steps`} brought no new tool result${textPreview === '' || steps === 1 ? '' : ' and said the same thing'}. Doing the same again will not help: try a different approach, or answer with what you have.`,
             evidence,
           },
         ],
@@ -68,8 +68,8 @@ export const noProgress: Detector<'no-progress', NoProgressSettings, { readonly 
         code: 'NO_PROGRESS',
         detail:
           textPreview === ''
-            ? `${String(steps)} steps in a row brought no new tool result.`
-            : `${String(steps)} steps in a row repeated the same text with no new tool result: "${textPreview}".`,
+            ? `${steps} steps in a row brought no new tool result.`
+            : `${steps} steps in a row repeated the same text with no new tool result: "${textPreview}".`,
         evidence,
       },
     };

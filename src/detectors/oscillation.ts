@@ -43,9 +43,9 @@ function resolveOscillation(value: unknown): OscillationSettings | false {
 function restoreOscillation(saved: unknown, { maxPeriod }: OscillationSettings, path: string): OscillationState {
   const state = record({ callCount: integer(), recent: list(record({ name: text, signature: text, argsPreview: text })), matched: list(integer()) })(saved, path);
   const kept = Math.min(state.callCount, maxPeriod);
-  if (state.recent.length !== kept) savedError(`${path}.recent`, `an array of ${String(kept)} calls`, state.recent);
-  if (state.matched.length !== maxPeriod + 1) savedError(`${path}.matched`, `an array of ${String(maxPeriod + 1)} counts`, state.matched);
-  state.matched.forEach((count, index) => integer(0, state.callCount)(count, `${path}.matched[${String(index)}]`));
+  if (state.recent.length !== kept) savedError(`${path}.recent`, `an array of ${kept} calls`, state.recent);
+  if (state.matched.length !== maxPeriod + 1) savedError(`${path}.matched`, `an array of ${maxPeriod + 1} counts`, state.matched);
+  state.matched.forEach((count, index) => integer(0, state.callCount)(count, `${path}.matched[${index}]`));
   return state;
 }
 
@@ -92,7 +92,7 @@ export const oscillation: Detector<'oscillation', OscillationSettings, Oscillati
     const labels = cycle.map((entry) => `${entry.name}(${entry.argsPreview})`);
     const seen = Math.floor(run / period) + 1;
     const evidence = { period, repeats: seen, threshold: repeats, cycle: labels };
-    const tail = `the same ${String(period)} calls ${String(seen)} times in a row: ${labels.join(' → ')}`;
+    const tail = `the same ${period} calls ${seen} times in a row: ${labels.join(' → ')}`;
     if (found === undefined) {
       return {
         state: next,
@@ -100,7 +100,7 @@ export const oscillation: Detector<'oscillation', OscillationSettings, Oscillati
           {
             code: 'LOOP_WARNING',
             reason: 'oscillation',
-            detail: `The last ${String(seen * period)} tool calls cycle through ${tail}; ${String(repeats)} cycles stop the run.`,
+            detail: `The last ${seen * period} tool calls cycle through ${tail}; ${repeats} cycles stop the run.`,
             message: `You have gone through ${tail}. Going round again will not get you anywhere new: try a different approach, or answer with what you have.`,
             evidence,
           },
@@ -111,7 +111,7 @@ export const oscillation: Detector<'oscillation', OscillationSettings, Oscillati
       state: next,
       stop: {
         code: 'OSCILLATION',
-        detail: `The last ${String(seen * period)} tool calls cycle through the same ${String(period)} calls ${String(seen)} times: ${labels.join(' → ')}.`,
+        detail: `The last ${seen * period} tool calls cycle through the same ${period} calls ${seen} times: ${labels.join(' → ')}.`,
         evidence,
         message: `Not run: with this call you would have gone through ${tail}. Try a different approach, or answer with what you have.`,
       },

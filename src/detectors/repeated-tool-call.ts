@@ -93,9 +93,9 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
           {
             code: 'LOOP_WARNING',
             reason: 'repeated-tool-call',
-            detail: `The model called "${first.name}" ${String(count)} times in a row with the same arguments; ${String(threshold)} in a row stop the run.`,
+            detail: `The model called "${first.name}" ${count} times in a row with the same arguments; ${threshold} in a row stop the run.`,
             message:
-              `You have called ${first.name}(${first.argsPreview}) ${String(count)} times in a row with the same arguments${identicalResults ? ' and got the same result each time' : ''}. ` +
+              `You have called ${first.name}(${first.argsPreview}) ${count} times in a row with the same arguments${identicalResults ? ' and got the same result each time' : ''}. ` +
               'Calling it again will not tell you anything new: use what it returned, change the arguments, or try a different tool.',
             evidence: { tool: first.name, argsPreview: first.argsPreview, count, threshold, stepIndexes: [...stepIndexes], identicalResults },
           },
@@ -108,9 +108,9 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
       state: next,
       stop: {
         code: 'REPEATED_TOOL_CALL',
-        detail: `The model called "${tool}" ${String(count)} times in a row with the same arguments: ${tool}(${argsPreview}).`,
+        detail: `The model called "${tool}" ${count} times in a row with the same arguments: ${tool}(${argsPreview}).`,
         evidence: { tool, argsPreview, count, threshold, stepIndexes, identicalResults },
-        message: `Not run: this would be call number ${String(count)} in a row to ${tool}(${argsPreview}) with the same arguments. Use what the earlier calls returned, change the arguments, or try a different tool.`,
+        message: `Not run: this would be call number ${count} in a row to ${tool}(${argsPreview}) with the same arguments. Use what the earlier calls returned, change the arguments, or try a different tool.`,
       },
     };
   },

@@ -109,7 +109,7 @@ function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string
   const errorShape = call.errorIsText ? failureShape(errorText, call.argsPreview) : errorText;
   const errorPart = call.errorIsText ? keyOf(errorShape) : call.errorKey;
   return {
-    key: `${call.resultIsText ? 'a' : 's'}${call.errorIsText ? 'e' : 'f'}\u0000${String(resultPart.length)}:${resultPart}${errorPart}`,
+    key: `${call.resultIsText ? 'a' : 's'}${call.errorIsText ? 'e' : 'f'}\u0000${resultPart.length}:${resultPart}${errorPart}`,
     shape: `${resultShape}${resultShape === '' ? '' : ' '}error: ${errorShape}`,
     byCall: false,
   };
@@ -154,8 +154,8 @@ function restoreStagnation(saved: unknown, { window: size }: StagnationSettings,
     window: list(record({ step: integer(), isNew: flag, calls: list(call) }), size),
     previousSignature: nullable(text),
   })(saved, path);
-  if (entries < window.length) savedError(`${path}.entries`, `an integer from ${String(window.length)} to ${String(Number.MAX_SAFE_INTEGER)}`, entries);
-  if (window.length < Math.min(entries, size)) savedError(`${path}.window`, `an array of ${String(Math.min(entries, size))} entries`, window);
+  if (entries < window.length) savedError(`${path}.entries`, `an integer from ${window.length} to ${Number.MAX_SAFE_INTEGER}`, entries);
+  if (window.length < Math.min(entries, size)) savedError(`${path}.window`, `an array of ${Math.min(entries, size)} entries`, window);
   return { entries, window, newInWindow: window.filter((entry) => entry.isNew).length, previousSignature };
 }
 
@@ -217,9 +217,9 @@ export const stagnation: Detector<'stagnation', StagnationSettings, StagnationSt
     const [answer] = evidence.answers as [StopEvidence['stagnation']['answers'][number]];
     const most =
       call.count >= answer.count
-        ? `${call.tool}(${call.argsPreview}) was called ${call.count === 1 ? 'once' : `${String(call.count)} times`}`
-        : `the same answer came back ${String(answer.count)} times: "${answer.shapePreview}"`;
-    const share = `${String(next.newInWindow)} of the last ${String(size)} steps with tool calls`;
+        ? `${call.tool}(${call.argsPreview}) was called ${call.count === 1 ? 'once' : `${call.count} times`}`
+        : `the same answer came back ${answer.count} times: "${answer.shapePreview}"`;
+    const share = `${next.newInWindow} of the last ${size} steps with tool calls`;
     if (next.newInWindow > maxNew) {
       return {
         state: next,
@@ -228,7 +228,7 @@ export const stagnation: Detector<'stagnation', StagnationSettings, StagnationSt
           {
             code: 'LOOP_WARNING',
             reason: 'stagnation',
-            detail: `Only ${share} brought an answer not seen before in this run; ${most}. ${String(maxNew)} or fewer stop the run.`,
+            detail: `Only ${share} brought an answer not seen before in this run; ${most}. ${maxNew} or fewer stop the run.`,
             message: `Only ${share} brought you an answer you had not seen before; ${most}. Searching the same way is not finding anything new: change your approach, or answer with what you have.`,
             evidence,
           },

@@ -49,7 +49,7 @@ function readCall(raw: unknown, reader: StepReader, stepIndex: number, position:
   let errorIsText = false;
   if (cut) {
     // Read in part, the call might look like another call read in part: it is made unlike every other call instead.
-    signature += `\u0000cut:${String(stepIndex)}:${String(position)}`;
+    signature += `\u0000cut:${stepIndex}:${position}`;
   } else {
     resultText = typeof result === 'string' ? result : resultForm;
     const message = failed ? errorMessage(error) : undefined;
@@ -146,7 +146,7 @@ export function readStep(raw: unknown, hash: TextHash, index: number): ReadStep 
         limit: 'toolCallsPerStep',
         maximum: MAX_ARRAY_ITEMS,
         given: rawCalls.length,
-        detail: `The step held ${String(rawCalls.length)} tool calls; only the first ${String(MAX_ARRAY_ITEMS)} were read.`,
+        detail: `The step held ${rawCalls.length} tool calls; only the first ${MAX_ARRAY_ITEMS} were read.`,
       });
     }
     if (cutCalls > 0) {
@@ -156,7 +156,7 @@ export function readStep(raw: unknown, hash: TextHash, index: number): ReadStep 
         maximumValues: STEP_VALUES,
         maximumCharacters: STEP_CHARACTERS,
         cutCalls,
-        detail: `The step's tool calls held more than one step may read (${String(STEP_VALUES)} values or ${String(STEP_CHARACTERS)} characters); ${String(cutCalls)} ${cutCalls === 1 ? 'call was' : 'calls were'} read in part and compared with no other.`,
+        detail: `The step's tool calls held more than one step may read (${STEP_VALUES} values or ${STEP_CHARACTERS} characters); ${cutCalls} ${cutCalls === 1 ? 'call was' : 'calls were'} read in part and compared with no other.`,
       });
     }
   }

@@ -67,7 +67,7 @@ export class RunMemory {
       return [text(pair[0], `${entryPath}[0]`), integer(0, Math.max(steps - 1, 0))(pair[1], `${entryPath}[1]`)] as const;
     })(saved, path);
     entries.forEach(([key, index], position) => {
-      const entryPath = `${path}[${String(position)}]`;
+      const entryPath = `${path}[${position}]`;
       // Saved in step order, each key once: anything else was not written by `save()`.
       if (index < (entries[position - 1]?.[1] ?? 0)) savedError(`${entryPath}[1]`, 'a step index no lower than the one before', index);
       if (memory.#lastSeen.has(key)) savedError(`${entryPath}[0]`, 'a key not listed before', key);

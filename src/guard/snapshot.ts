@@ -56,7 +56,7 @@ const RUN_FIELDS = record({
 export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnapshot {
   const snapshot = savedObject(value, 'snapshot');
   if (snapshot.version !== SNAPSHOT_VERSION) {
-    savedError('version', `${String(SNAPSHOT_VERSION)} (the snapshot format this version of agent-loopguard reads)`, snapshot.version);
+    savedError('version', `${SNAPSHOT_VERSION} (the snapshot format this version of agent-loopguard reads)`, snapshot.version);
   }
   const differs = differingOption(savedObject(snapshot.options, 'options'), optionsFingerprint(options));
   if (differs !== undefined) {
@@ -65,7 +65,7 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
   const steps = integer()(snapshot.steps, 'steps');
   const kept = Math.min(steps, options.historyLimit ?? steps);
   const history = savedArray(snapshot.history, 'history', kept);
-  if (history.length !== kept) savedError('history', `an array of ${String(kept)} steps`, history);
+  if (history.length !== kept) savedError('history', `an array of ${kept} steps`, history);
   const { hashKey } = snapshot;
   if (!isHashKey(hashKey)) savedError('hashKey', '32 lowercase hexadecimal characters', hashKey);
   const stops = integer(0, steps)(snapshot.stops, 'stops');
@@ -83,7 +83,7 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
     hashKey,
     detectors,
     // Read as any step is: whatever does not fit a step is left out, as `check` would have left it out.
-    history: history.map((step, index) => readStep(savedObject(step, `history[${String(index)}]`), hash, index).step),
+    history: history.map((step, index) => readStep(savedObject(step, `history[${index}]`), hash, index).step),
     outcomes: RunMemory.restore(memory.outcomes, options.historyLimit, steps, 'memory.outcomes'),
     answers: RunMemory.restore(memory.answers, options.historyLimit, steps, 'memory.answers'),
   };

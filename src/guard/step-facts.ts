@@ -50,7 +50,7 @@ export class Facts implements StepFacts {
   get textKey(): string {
     const text = this.step.text;
     // Too long to normalise whole: compared exactly, by length and hash of the text as given.
-    if (text !== undefined && text.length > MAX_NORMALIZED_TEXT) return `#t${String(text.length)}:${this.#context.hash(text)}`;
+    if (text !== undefined && text.length > MAX_NORMALIZED_TEXT) return `#t${text.length}:${this.#context.hash(text)}`;
     return `=${formKey(this.#normalizedText, this.#context.hash)}`;
   }
 

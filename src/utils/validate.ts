@@ -6,8 +6,8 @@ import { isFiniteNumber, isSafeInteger } from './read.js';
 
 /** A short description of a value for an error message: strings quoted (and shortened), containers by kind. */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return value.length > 60 ? `a string of ${String(value.length)} characters` : JSON.stringify(value);
-  if (typeof value === 'bigint') return `${String(value)}n`;
+  if (typeof value === 'string') return value.length > 60 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
   if (typeof value === 'function') return 'a function';
   let isArray = false;
@@ -53,7 +53,7 @@ export function expectObject(path: string, value: unknown, known: readonly strin
 export function integerOption(path: string, value: unknown, min: number, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   if (!isSafeInteger(value) || value < min || value > max) {
-    optionError(path, max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${String(min)}` : `an integer from ${String(min)} to ${String(max)}`, value);
+    optionError(path, max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`, value);
   }
   return value;
 }
@@ -67,7 +67,7 @@ export function listOption(path: string, value: unknown, maxItems: number, expec
     // A revoked proxy: reported below as not an array.
   }
   if (typeof length !== 'number') optionError(path, expected, value);
-  if (length > maxItems) optionError(path, `${expected} of at most ${String(maxItems)} items`, value);
+  if (length > maxItems) optionError(path, `${expected} of at most ${maxItems} items`, value);
   return Array.from(value as unknown[]);
 }
 
@@ -111,14 +111,14 @@ export function savedObject(value: unknown, path: string): Readonly<Record<strin
 /** An array of at most `maxItems` items, or an error naming `path`. */
 export function savedArray(value: unknown, path: string, maxItems = Number.MAX_SAFE_INTEGER): readonly unknown[] {
   if (!Array.isArray(value)) savedError(path, 'an array', value);
-  if (value.length > maxItems) savedError(path, `an array of at most ${String(maxItems)} items`, value);
+  if (value.length > maxItems) savedError(path, `an array of at most ${maxItems} items`, value);
   return value as unknown[];
 }
 
 /** An integer from `min` to `max`. */
 export function integer(min = 0, max = Number.MAX_SAFE_INTEGER): Check<number> {
   return (value, path) => {
-    if (!isSafeInteger(value) || value < min || value > max) savedError(path, `an integer from ${String(min)} to ${String(max)}`, value);
+    if (!isSafeInteger(value) || value < min || value > max) savedError(path, `an integer from ${min} to ${max}`, value);
     return value;
   };
 }
@@ -154,7 +154,7 @@ export function nullable<Value>(check: Check<Value>): Check<Value | null> {
 
 /** An array of at most `maxItems` items, each checked. */
 export function list<Value>(check: Check<Value>, maxItems?: number): Check<Value[]> {
-  return (value, path) => savedArray(value, path, maxItems).map((item, index) => check(item, `${path}[${String(index)}]`));
+  return (value, path) => savedArray(value, path, maxItems).map((item, index) => check(item, `${path}[${index}]`));
 }
 
 /** An object with these fields, each checked (others are ignored); at the top of a snapshot, `path` is `''`. */
