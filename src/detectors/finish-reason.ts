@@ -73,7 +73,7 @@ function resolveFinishReason(value: unknown): FinishReasonSettings | false {
       return normalizeFinishReason(reason);
     });
   }
-  const otherPolicy = options.otherPolicy ?? defaults.otherPolicy;
+  const otherPolicy = options.otherPolicy === undefined ? defaults.otherPolicy : options.otherPolicy;
   if (!OTHER_POLICIES.includes(otherPolicy as OtherPolicy)) {
     optionError('finishReason.otherPolicy', `one of ${OTHER_POLICIES.map((policy) => `"${policy}"`).join(', ')}`, otherPolicy);
   }
