@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toPlainJson } from '../../src/guard/plain-json.js';
+import { toPlainJson } from '../../src/canonical/plain-json.js';
 import { createGuard } from '../../src/index.js';
 import { expectPlainJson } from '../support/plain-json.js';
 
