@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type BudgetOptions, createGuard } from '../../src/index.js';
 import { ALL_OFF, factsOf } from '../support/step-builder.js';
-import { budgetDetector } from '../../src/detectors/budget.js';
+import { budget, type BudgetLimitOptions } from '../../src/detectors/budget.js';
 
 function guardWith(budget: BudgetOptions, now: () => number = () => 0) {
   return createGuard({ ...ALL_OFF, budget, now });
@@ -221,6 +221,22 @@ describe('budget: figures add up as decimals', () => {
     expect(guard.check(step)).toMatchObject({ stop: true, code });
   });
 
+  it('rounds each total to 15 significant digits after every step, and adds the next step to the rounded total', () => {
+    const guard = guardWith({ maxCostUsd: 1, maxTotalTokens: 2 ** 60 });
+    guard.check({ usage: { costUsd: 0.2 } });
+    // 0.2 + 0.6666666666666666 is 0.8666666666666666 as exact decimals; 15 digits keep 0.866666666666667.
+    guard.check({ usage: { costUsd: 0.6666666666666666 } });
+    expect(guard.summary().totals.costUsd).toBe(0.866666666666667);
+    expect(guard.check({ usage: { costUsd: 0.133333333333333 } })).toMatchObject({ stop: true, code: 'BUDGET_COST_USD', evidence: { value: 1 } });
+    // Integers too: 2^53 has 16 digits.
+    guard.check({ usage: { totalTokens: 2 ** 53 } });
+    expect(guard.summary().totals.totalTokens).toBe(9_007_199_254_740_990);
+    guard.check({ usage: { totalTokens: 1 } });
+    expect(guard.summary().totals.totalTokens).toBe(9_007_199_254_740_990);
+    guard.check({ usage: { totalTokens: 9 } });
+    expect(guard.summary().totals.totalTokens).toBe(9_007_199_254_741_000);
+  });
+
   it('never writes Infinity in a detail, even at the largest totals', () => {
     const guard = guardWith({ maxTotalTokens: Number.MAX_VALUE });
     guard.check({ usage: { totalTokens: Number.MAX_VALUE } });
@@ -232,27 +248,71 @@ describe('budget: figures add up as decimals', () => {
   });
 });
 
-describe('budget detector result shape', () => {
-  it('answers undefined below every limit and warning', () => {
-    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 100, warnAt: 0.9, warnFrom: 90 }] });
-    expect(detector.check(factsOf({}, 0, totals), true)).toBeUndefined();
+describe('budget through the detector contract', () => {
+  const limitsOf = (options: BudgetOptions): readonly BudgetLimitOptions[] => {
+    const limits = budget.resolve(options);
+    if (limits === false) throw new Error('budget is on');
+    return limits;
+  };
+
+  it('gives just the state below every limit and warning', () => {
+    const limits = limitsOf({ maxTotalTokens: { limit: 100, warnAt: 0.9 } });
+    const judgement = budget.check(budget.start(limits), factsOf({}, 0, totals), limits);
+    expect(judgement).toEqual({ state: null });
+    expect(judgement.stop).toBeUndefined();
+    expect(judgement.warnings).toBeUndefined();
   });
 
-  it('gives a warning alone without a stop key', () => {
-    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 10, warnAt: 0.5, warnFrom: 5 }] });
-    expect(detector.check(factsOf({}, 0, totals), true)).toStrictEqual({
+  it('gives a warning alone, without a stop', () => {
+    const limits = limitsOf({ maxTotalTokens: { limit: 10, warnAt: 0.5 } });
+    expect(budget.check(null, factsOf({}, 0, totals), limits)).toEqual({
+      state: null,
       warnings: [{ code: 'BUDGET_WARNING', metric: 'totalTokens', value: 5, limit: 10, ratio: 0.5, detail: 'Total tokens is at 5 of a 10 limit (50%).' }],
     });
   });
 
-  it('gives a stop without warnings without a warnings key, and leaves stop and reason to the guard', () => {
-    const detector = budgetDetector({ limits: [{ metric: 'totalTokens', code: 'BUDGET_TOTAL_TOKENS', limit: 5, warnAt: 0.5, warnFrom: 2.5 }] });
-    expect(detector.check(factsOf({}, 0, totals), true)).toStrictEqual({
+  it('gives a stop without warnings, and leaves stop and reason to the guard', () => {
+    const limits = limitsOf({ maxTotalTokens: { limit: 5, warnAt: 0.5 } });
+    const judgement = budget.check(null, factsOf({}, 0, totals), limits);
+    expect(judgement).toEqual({
+      state: null,
       stop: {
         code: 'BUDGET_TOTAL_TOKENS',
         detail: 'Total tokens reached 5, at or over the limit of 5.',
         evidence: { metric: 'totalTokens', value: 5, limit: 5 },
       },
     });
+    expect(judgement.warnings).toBeUndefined();
+  });
+
+  it('reads the larger of summed durations and the clock since the run started', () => {
+    const limits = limitsOf({ maxDurationMs: 100 });
+    const durations = { ...totals, durationMs: 40 };
+    expect(budget.check(null, factsOf({}, 0, durations, 99), limits).stop).toBeUndefined();
+    expect(budget.check(null, factsOf({}, 0, durations, 100), limits).stop).toMatchObject({ evidence: { value: 100 } });
+    expect(budget.check(null, factsOf({}, 0, { ...totals, durationMs: 100 }, 3), limits).stop).toMatchObject({ evidence: { value: 100 } });
+  });
+
+  it('keeps no state, judges no call before it runs, and refuses a saved state that is not null', () => {
+    const limits = limitsOf({ maxCostUsd: 1 });
+    expect(budget.start(limits)).toBeNull();
+    expect(budget.judgesCalls(limits)).toBe(false);
+    expect(budget.restore(null, limits, 'detectors.budget')).toBeNull();
+    expect(() => budget.restore({}, limits, 'detectors.budget')).toThrow('snapshot field "detectors.budget" must be null (the detector keeps no state)');
+  });
+
+  it('is off with false, and has no limits with true or nothing', () => {
+    expect(budget.resolve(false)).toBe(false);
+    expect(budget.resolve(true)).toEqual([]);
+    expect(budget.resolve(undefined)).toEqual([]);
+  });
+
+  it('ties a snapshot to each limit and its warning ratio', () => {
+    expect(budget.fingerprint?.(limitsOf({ warnAt: 0.5, maxCostUsd: 2, maxDurationMs: { limit: 10, warnAt: 0.9 }, maxInputTokens: 5 }))).toEqual({
+      maxInputTokens: { limit: 5, warnAt: 0.5 },
+      maxCostUsd: { limit: 2, warnAt: 0.5 },
+      maxDurationMs: { limit: 10, warnAt: 0.9 },
+    });
+    expect(budget.fingerprint?.(limitsOf({ maxCostUsd: 2 }))).toEqual({ maxCostUsd: { limit: 2, warnAt: null } });
   });
 });

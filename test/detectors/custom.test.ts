@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { customDetector } from '../../src/detectors/custom.js';
+import { custom } from '../../src/detectors/custom.js';
 import { createGuard, type CustomDetector, type GuardStep } from '../../src/index.js';
 import { ALL_OFF, factsOf, text, tool } from '../support/step-builder.js';
 
@@ -76,11 +76,36 @@ describe('custom', () => {
   });
 });
 
-describe('custom detector result shape', () => {
-  it('answers undefined for rules that continue, without counting a stop', () => {
-    const detector = customDetector([() => undefined, () => ({ stop: false })]);
-    expect(detector.check(factsOf({ text: 'x' }), true)).toBeUndefined();
-    expect(detector.state({ steps: 1 })).toEqual({ detectors: 2, stops: 0 });
+describe('custom through the detector contract', () => {
+  const rulesOf = (value: unknown): readonly CustomDetector[] => {
+    const rules = custom.resolve(value);
+    if (rules === false) throw new Error('custom is on');
+    return rules;
+  };
+
+  it('gives just the state it was given for rules that continue, without counting a stop', () => {
+    const rules = rulesOf([() => undefined, () => ({ stop: false })]);
+    const start = custom.start(rules);
+    expect(custom.check(start, factsOf({ text: 'x' }), rules)).toStrictEqual({ state: start });
+    expect(custom.summary(start, rules, { steps: 1, distinctOutcomes: 0, distinctAnswers: 0 })).toEqual({ detectors: 2, stops: 0 });
+  });
+
+  it('counts a stop in a new state, leaving the one it was given as it was', () => {
+    const rules = rulesOf(() => ({ stop: true, code: 'MINE', detail: 'Mine.', evidence: { n: 1 } }));
+    const start = custom.start(rules);
+    expect(custom.check(start, factsOf({}), rules)).toStrictEqual({ state: { stops: 1 }, stop: { code: 'MINE', detail: 'Mine.', evidence: { n: 1 } } });
+    expect(start).toEqual({ stops: 0 });
+  });
+
+  it('is off without rules or with an empty list, ties a snapshot to how many rules there are, and restores its count', () => {
+    expect(custom.resolve(undefined)).toBe(false);
+    expect(custom.resolve([])).toBe(false);
+    const rules = rulesOf([() => undefined, () => undefined]);
+    expect(custom.fingerprint?.(rules)).toBe(2);
+    expect(custom.judgesCalls(rules)).toBe(false);
+    expect(custom.restore({ stops: 3 }, rules, 'here')).toEqual({ stops: 3 });
+    expect(() => custom.restore({ stops: 1.5 }, rules, 'here')).toThrow('snapshot field "here.stops" must be an integer from 0');
+    expect(() => custom.restore(null, rules, 'here')).toThrow('snapshot field "here" must be an object, got null.');
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, type GuardOptions, type GuardStep } from '../../src/index.js';
 import { ALL_OFF, call, calls, factsOf, text, tool } from '../support/step-builder.js';
-import { oscillationDetector } from '../../src/detectors/oscillation.js';
+import { oscillation } from '../../src/detectors/oscillation.js';
 
 function guardWith(options: GuardOptions['oscillation'] = {}) {
   return createGuard({ ...ALL_OFF, oscillation: options });
@@ -111,10 +111,47 @@ describe('oscillation', () => {
   });
 });
 
-describe('oscillation detector result shape', () => {
-  it('answers undefined without a cycle', () => {
-    const detector = oscillationDetector({ maxPeriod: 3, repeats: 3, warnBefore: false });
-    expect(detector.check(factsOf({ toolCalls: [{ name: 'a' }, { name: 'b' }] }), true)).toBeUndefined();
+describe('oscillation through the detector contract', () => {
+  const options = { maxPeriod: 3, repeats: 3, warnBefore: false } as const;
+
+  it('gives just a new state without a cycle, leaving the one it was given as it was', () => {
+    const start = oscillation.start(options);
+    expect(start).toEqual({ callCount: 0, recent: [], matched: [0, 0, 0, 0] });
+    const judgement = oscillation.check(start, factsOf({ toolCalls: [{ name: 'a' }, { name: 'b' }] }), options);
+    expect(judgement).toStrictEqual({
+      state: {
+        callCount: 2,
+        recent: [
+          { name: 'a', signature: expect.any(String) as unknown, argsPreview: 'undefined' },
+          { name: 'b', signature: expect.any(String) as unknown, argsPreview: 'undefined' },
+        ],
+        matched: [0, 0, 0, 0],
+      },
+    });
+    expect(start).toEqual({ callCount: 0, recent: [], matched: [0, 0, 0, 0] });
+  });
+
+  it('keeps the last maxPeriod calls, and restores a state only of that shape', () => {
+    let state = oscillation.start(options);
+    for (const name of ['a', 'b', 'a', 'b']) state = oscillation.check(state, factsOf({ toolCalls: [{ name }] }), options).state;
+    expect(state.recent.map((recent) => recent.name)).toEqual(['b', 'a', 'b']);
+    expect(state).toMatchObject({ callCount: 4, matched: [0, 0, 2, 0] });
+    const saved = JSON.parse(JSON.stringify(state)) as unknown;
+    expect(oscillation.restore(saved, options, 'here')).toEqual(state);
+    expect(() => oscillation.restore({ ...state, recent: state.recent.slice(1) }, options, 'here')).toThrow(
+      'snapshot field "here.recent" must be an array of 3 calls, got an array.',
+    );
+    expect(() => oscillation.restore({ ...state, matched: [0, 0, 5, 0] }, options, 'here')).toThrow('snapshot field "here.matched[2]" must be an integer from 0 to 4, got 5.');
+    expect(() => oscillation.restore({ ...state, recent: [...state.recent.slice(1), { name: 'b', signature: 'x' }] }, options, 'here')).toThrow(
+      'snapshot field "here.recent[2].argsPreview" must be a string, got undefined.',
+    );
+    expect(oscillation.summary(state, options, { steps: 4, distinctOutcomes: 0, distinctAnswers: 0 })).toEqual({ maxPeriod: 3, repeats: 3, longestMatch: 2 });
+  });
+
+  it('judges calls before they run, and is off with false', () => {
+    expect(oscillation.judgesCalls(options)).toBe(true);
+    expect(oscillation.resolve(false)).toBe(false);
+    expect(oscillation.resolve(undefined)).toEqual({ maxPeriod: 3, repeats: 3, warnBefore: 1 });
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createGuard, type GuardOptions } from '../../src/index.js';
 import { ALL_OFF, call, calls, factsOf, text, tool } from '../support/step-builder.js';
-import { repeatedToolCallDetector } from '../../src/detectors/repeated-tool-call.js';
+import { repeatedToolCall } from '../../src/detectors/repeated-tool-call.js';
 
 function guardWith(options: GuardOptions['repeatedToolCall'] = {}) {
   return createGuard({ ...ALL_OFF, repeatedToolCall: options });
@@ -232,10 +232,43 @@ describe('repeatedToolCall', () => {
   });
 });
 
-describe('repeatedToolCall detector result shape', () => {
-  it('answers undefined for a run below the threshold', () => {
-    const detector = repeatedToolCallDetector({ threshold: 3, requireIdenticalResults: false, ignoreErrors: false, warnBefore: false });
-    expect(detector.check(factsOf({ toolCalls: [{ name: 'a' }, { name: 'a' }] }), true)).toBeUndefined();
+describe('repeatedToolCall through the detector contract', () => {
+  const options = { threshold: 3, requireIdenticalResults: false, ignoreErrors: false, warnBefore: false } as const;
+
+  it('gives just a new state for a run below the threshold, leaving the one it was given as it was', () => {
+    const start = repeatedToolCall.start(options);
+    const judgement = repeatedToolCall.check(start, factsOf({ toolCalls: [{ name: 'a' }, { name: 'a' }] }, 4), options);
+    expect(judgement).toStrictEqual({
+      state: {
+        run: {
+          key: expect.any(String) as unknown,
+          first: { name: 'a', argsPreview: 'undefined', outcome: expect.any(String) as unknown },
+          count: 2,
+          identicalResults: true,
+          stepIndexes: [4],
+        },
+      },
+    });
+    expect(start).toEqual({ run: null });
+  });
+
+  it('restores a run field by field, naming the one that does not fit', () => {
+    const { state } = repeatedToolCall.check(repeatedToolCall.start(options), factsOf({ toolCalls: [{ name: 'a' }] }), options);
+    const saved = JSON.parse(JSON.stringify(state)) as { run: Record<string, unknown> };
+    expect(repeatedToolCall.restore(saved, options, 'here')).toEqual(state);
+    expect(repeatedToolCall.restore({ run: null }, options, 'here')).toEqual({ run: null });
+    expect(() => repeatedToolCall.restore({ run: { ...saved.run, stepIndexes: [-1] } }, options, 'here')).toThrow(
+      'snapshot field "here.run.stepIndexes[0]" must be an integer from 0',
+    );
+    expect(() => repeatedToolCall.restore({ run: { ...saved.run, first: { name: 'a', argsPreview: '' } } }, options, 'here')).toThrow(
+      'snapshot field "here.run.first.outcome" must be a string, got undefined.',
+    );
+    expect(() => repeatedToolCall.restore({ run: { ...saved.run, key: 1 } }, options, 'here')).toThrow('snapshot field "here.run.key" must be a string, got 1.');
+  });
+
+  it('judges calls before they run unless results are compared', () => {
+    expect(repeatedToolCall.judgesCalls(options)).toBe(true);
+    expect(repeatedToolCall.judgesCalls({ ...options, requireIdenticalResults: true })).toBe(false);
   });
 });
 

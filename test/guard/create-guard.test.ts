@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createGuard, DEFAULT_OPTIONS, explain, type GuardStep, type Verdict } from '../../src/index.js';
+import { createGuard, type GuardStep, type Verdict } from '../../src/index.js';
 import { ALL_OFF, call, calls, text, tool } from '../support/step-builder.js';
 
 describe('createGuard', () => {
   describe('defaults', () => {
-    it('are the documented ones', () => {
-      expect(DEFAULT_OPTIONS).toEqual({
-        maxSteps: 50,
-        repeatedToolCall: { threshold: 3, requireIdenticalResults: false, ignoreErrors: false, warnBefore: 1 },
-        stagnation: { window: 20, maxNew: 8, writeArgsLength: 70, warnBefore: 1 },
-        oscillation: { maxPeriod: 3, repeats: 3, warnBefore: 1 },
-        noProgress: { threshold: 3, warnBefore: 1 },
-        finishReason: { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' },
-      });
-      expect(Object.isFrozen(DEFAULT_OPTIONS)).toBe(true);
-      expect(Object.isFrozen(DEFAULT_OPTIONS.finishReason.terminal)).toBe(true);
-    });
-
     it('turn every detector on except budget, which has no limits', () => {
       const guard = createGuard();
       expect(Object.keys(guard.summary().detectors)).toEqual([
@@ -93,99 +80,6 @@ describe('createGuard', () => {
       );
     });
     /* eslint-enable @typescript-eslint/unbound-method */
-  });
-
-  describe('history', () => {
-    it('is a frozen shallow copy of sanitised steps, current step last', () => {
-      const guard = createGuard();
-      const args = { q: 1 };
-      guard.check({ text: 'hi', toolCalls: [{ name: 's', args, result: 'r' }], finishReason: 'tool-calls', usage: { inputTokens: 3 }, durationMs: 4, timestamp: 5 });
-      const history = guard.history;
-      expect(Object.isFrozen(history)).toBe(true);
-      expect(Object.isFrozen(history[0])).toBe(true);
-      expect(history).toEqual([
-        { text: 'hi', toolCalls: [{ name: 's', args: { q: 1 }, result: 'r' }], finishReason: 'tool-calls', usage: { inputTokens: 3 }, durationMs: 4, timestamp: 5 },
-      ]);
-      expect(history[0]?.toolCalls?.[0]?.args).toBe(args);
-      expect(guard.history).toBe(history);
-      guard.check({});
-      expect(history).toHaveLength(1);
-      expect(guard.history).toHaveLength(2);
-    });
-
-    /** Whether the step, its tool-call array, each call and its usage are frozen, in that order. */
-    const frozenParts = (step: GuardStep | undefined): boolean[] => [
-      Object.isFrozen(step),
-      Object.isFrozen(step?.toolCalls),
-      ...(step?.toolCalls ?? []).map((entry) => Object.isFrozen(entry)),
-      Object.isFrozen(step?.usage),
-    ];
-    const twoCalls: GuardStep = { toolCalls: [{ name: 'a' }, { name: 'b', blocked: true }], usage: { inputTokens: 1 } };
-
-    it('freezes every part of a step it shows: the step, its tool calls, each call and its usage', () => {
-      for (const historyLimit of [undefined, 1, 2]) {
-        const guard = createGuard({ historyLimit });
-        guard.check(twoCalls);
-        guard.check(twoCalls);
-        for (const step of guard.history) expect(frozenParts(step)).toEqual([true, true, true, true, true]);
-      }
-    });
-
-    it('hands custom rules the step and the history frozen, before they run', () => {
-      for (const historyLimit of [undefined, 1, 3]) {
-        const seen: boolean[][] = [];
-        const guard = createGuard({
-          historyLimit,
-          custom: (history, step) => {
-            seen.push(frozenParts(step), ...history.map(frozenParts));
-            return undefined;
-          },
-        });
-        guard.check(twoCalls);
-        guard.peek(twoCalls);
-        guard.check(twoCalls);
-        expect(seen.length).toBeGreaterThan(3);
-        for (const parts of seen) expect(parts).toEqual([true, true, true, true, true]);
-      }
-    });
-
-    it('freezes a restored history at once, custom rules seeing it whole', () => {
-      const seen: boolean[][] = [];
-      let watching = false;
-      const rule = (history: readonly GuardStep[]): undefined => {
-        if (watching) seen.push(...history.map(frozenParts));
-        return undefined;
-      };
-      const saved = createGuard({ custom: rule });
-      saved.check(twoCalls);
-      const restored = createGuard({ custom: rule }, { snapshot: saved.snapshot() });
-      watching = true;
-      restored.check(twoCalls);
-      expect(seen).toEqual([
-        [true, true, true, true, true],
-        [true, true, true, true, true],
-      ]);
-    });
-
-    it('leaves out unusable parts of a step', () => {
-      const guard = createGuard();
-      guard.check({
-        text: 5,
-        finishReason: null,
-        usage: { inputTokens: -1, outputTokens: Number.NaN, totalTokens: 7, costUsd: '1' },
-        durationMs: Number.POSITIVE_INFINITY,
-        timestamp: Number.NaN,
-        toolCalls: [{ name: 3 }, null, 'x', { name: 'ok', error: null }],
-      } as never);
-      expect(guard.history).toEqual([{ toolCalls: [{ name: 'ok', error: null }], usage: { totalTokens: 7 } }]);
-    });
-
-    it('is emptied by reset', () => {
-      const guard = createGuard();
-      guard.check({});
-      guard.reset();
-      expect(guard.history).toEqual([]);
-    });
   });
 
   describe('summary', () => {
@@ -346,67 +240,6 @@ describe('verdicts carry exactly their documented keys', () => {
   });
 });
 
-describe('a clock that cannot be called', () => {
-  it('refuses, at createGuard, a clock that throws when called on its own, naming the option', () => {
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- the mistake under test.
-    const unbound = performance.now;
-    expect(() => createGuard({ now: unbound })).toThrow(TypeError);
-    expect(() => createGuard({ now: unbound })).toThrow(/option "now" threw when called .*\(\) => performance\.now\(\)/);
-    expect(() => createGuard({ now: () => performance.now() })).not.toThrow();
-  });
-
-  it('answers on every step when a clock starts throwing later, counting no wall-clock time', () => {
-    let calls = 0;
-    const guard = createGuard({
-      ...ALL_OFF,
-      budget: { maxDurationMs: 1_000 },
-      now: () => {
-        if (++calls > 1) throw new Error('clock gone');
-        return 0;
-      },
-    });
-    expect(guard.check({ durationMs: 10 })).toEqual({ stop: false });
-    expect(guard.check({ durationMs: 990 })).toMatchObject({ stop: true, code: 'BUDGET_DURATION_MS', evidence: { value: 1_000 } });
-  });
-});
-
-describe('text written to logs cannot forge lines', () => {
-  it('escapes control characters a tool name brings into a detail', () => {
-    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 2 } });
-    const name = 'search\nStop [FAKE] forged line\u001b[2K';
-    guard.check(calls(call(name)));
-    const verdict = guard.check(calls(call(name)));
-    expect(verdict).toMatchObject({
-      stop: true,
-      detail: 'The model called "search\\nStop [FAKE] forged line\\u001b[2K" 2 times in a row with the same arguments: search\\nStop [FAKE] forged line\\u001b[2K(undefined).',
-      // Evidence is data: the name as given.
-      evidence: { tool: name },
-    });
-    expect(verdict.stop && verdict.detail).not.toMatch(/\n/);
-  });
-
-  it('escapes control characters a tool name brings into a warning detail, and keeps the name as given in evidence and message', () => {
-    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 3 } });
-    const name = 'search\nWarning [FAKE] forged line\u001b[2K';
-    guard.check(calls(call(name)));
-    const verdict = guard.check(calls(call(name)));
-    const [warning] = verdict.warnings ?? [];
-    expect(warning).toMatchObject({
-      code: 'LOOP_WARNING',
-      detail: 'The model called "search\\nWarning [FAKE] forged line\\u001b[2K" 2 times in a row with the same arguments; 3 in a row stop the run.',
-      evidence: { tool: name },
-    });
-    // The message goes to the model, not to a log: the name as the model sent it.
-    expect(warning?.code === 'LOOP_WARNING' && warning.message).toContain(name);
-    expect(explain(verdict).split('\n')).toHaveLength(2);
-  });
-
-  it('escapes a custom rule code and detail', () => {
-    const guard = createGuard({ ...ALL_OFF, custom: () => ({ stop: true, code: 'A\nB', detail: 'line\r\nnext' }) });
-    expect(guard.check({})).toMatchObject({ code: 'A\\nB', detail: 'line\\r\\nnext' });
-  });
-});
-
 describe('judgeCall', () => {
   const search = call('search', { q: 'x' });
 
@@ -494,6 +327,17 @@ describe('refused calls', () => {
     expect(guard.check(calls(call('read', { path: 'notes' })))).toEqual({ stop: false });
     // The repeat is broken: refusing the same call again now is not what the guard would do.
     expect(guard.check(calls(refused))).toEqual({ stop: false });
+  });
+
+  it('are not counted by a peek: the first refusal a check sees is still the first', () => {
+    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 3, warnBefore: false } });
+    guard.check(calls(search));
+    guard.check(calls(search));
+    expect(guard.peek(calls(refused))).toEqual({ stop: false });
+    expect(guard.peek(calls(refused))).toEqual({ stop: false });
+    expect(guard.check(calls(refused))).toEqual({ stop: false });
+    expect(guard.peek(calls(refused))).toMatchObject({ stop: true, code: 'REPEATED_TOOL_CALL' });
+    expect(guard.check(calls(refused))).toMatchObject({ stop: true, code: 'REPEATED_TOOL_CALL' });
   });
 
   it('survive a snapshot', () => {

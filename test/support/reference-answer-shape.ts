@@ -1,8 +1,9 @@
 /**
  * The answer shape as it was first written: one character at a time, the closer of each quote kind found by a pointer
- * that only moves forward. `src/detectors/answer-shape.ts` computes the same shape with a few native pattern passes;
- * this slow, obvious version is what it is compared with (`test/detectors/answer-shape.test.ts`) and what the
- * reference guard uses, so a faster shape can never change an answer unnoticed.
+ * that only moves forward. `answerShape` in `src/detectors/answers.ts` computes the same shape with one regular
+ * expression and a short replacer; this slow, obvious version is what it is compared with
+ * (`test/detectors/answers.test.ts`) and what the reference guard uses, so a faster shape can never change an answer
+ * unnoticed.
  */
 /** Longest text read for a shape; a longer text is read as its first and last half of this. */
 const SHAPE_INPUT_LIMIT = 8192;
