@@ -102,6 +102,8 @@ export const budget: Detector<'budget', readonly BudgetLimitOptions[], null> = {
     }
     return { state, stop, warnings: warnings.length === 0 ? undefined : warnings };
   },
+  hint: () =>
+    'The run used up a budget you set. Raise the limit if the task is worth it, or find out which steps spent it.',
   summary: (_state, limits) => ({ limits: limits.map(({ metric, limit }) => ({ metric, limit })) }),
   restore: (saved, _limits, path) => nothing(saved, path),
   fingerprint: (limits) => Object.fromEntries(limits.map(({ name, limit, warnAt }) => [name, { limit, warnAt: warnAt ?? null }])),

@@ -44,6 +44,8 @@ export const custom: Detector<'custom', readonly CustomDetector[], { readonly st
     }
     return stop === undefined ? { state } : { state: { stops: state.stops + 1 }, stop };
   },
+  hint: () =>
+    'One of your own detectors asked to stop; its evidence says why.',
   summary: ({ stops }, rules) => ({ detectors: rules.length, stops }),
   restore: (saved, _rules, path) => record({ stops: integer() })(saved, path),
   // Functions cannot be compared: a snapshot is tied to how many rules there are.

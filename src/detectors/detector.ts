@@ -136,6 +136,8 @@ export interface Detector<Reason extends StopReason = StopReason, Options = unkn
    * @throws TypeError naming the field that does not fit
    */
   restore(saved: unknown, options: Options, path: string): State;
+  /** What `explain` suggests to whoever reads one of its stops: where to look, what to change. */
+  hint(stop: { readonly code: string; readonly evidence: unknown }): string;
   /** What of the options a snapshot is tied to; the options themselves when absent. */
   fingerprint?(options: Options): unknown;
 }

@@ -80,6 +80,14 @@ function resolveFinishReason(value: unknown): FinishReasonSettings | false {
   return { terminal: Object.freeze(terminal), otherPolicy: otherPolicy as OtherPolicy };
 }
 
+// For a finish reason that stops as terminal, by what the reason means. A Map: a user's terminal reason may be any
+// string, `constructor` included.
+const TERMINAL_HINTS = new Map([
+  ['length', 'The answer was cut off at the output-token limit. Raise the limit, or ask for a shorter answer.'],
+  ['content-filter', "The provider's content or safety filter ended the step. Sending the same input again will most likely end the same way."],
+  ['error', 'The provider reported an error or cut the step short. Check its status and logs; trying again may help.'],
+]);
+
 /** A reason as details name it: as normalised, and what it was read as when that differs. */
 function named(normalized: string, mapped: string): string {
   return mapped === normalized ? `"${normalized}"` : `"${normalized}", read as "${mapped}"`;
@@ -132,6 +140,12 @@ export const finishReason: Detector<'finish-reason', FinishReasonSettings, { rea
     // The reason as given, unless it is too long to normalise whole: then its start, so the verdict stays loggable.
     const evidence = { finishReason: preview(given, MAX_NORMALIZED_TEXT), normalized, mapped, policy, hasText: facts.hasText, toolCallCount };
     return { state: next, stop: { ...stop, evidence } };
+  },
+  hint({ code, evidence }) {
+    if (code !== 'FINISH_TERMINAL') return 'The provider ended the step with a reason the guard does not know. If it means the model is done, add it to finishReason.terminal; otherwise check the provider for what it means.';
+    // Verdicts written before `mapped` existed (a restored `lastVerdict`, say) carry only `normalized`.
+    const { mapped, normalized } = evidence as { mapped?: string; normalized?: string };
+    return TERMINAL_HINTS.get(mapped ?? normalized ?? '') ?? 'The step ended with a reason your finishReason.terminal lists, so the run ended as configured.';
   },
   summary: ({ lastReason }, { otherPolicy }) => ({ lastFinishReason: lastReason, otherPolicy }),
   restore: (saved, _options, path) => record({ lastReason: nullable(text) })(saved, path),

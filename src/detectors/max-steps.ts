@@ -21,6 +21,8 @@ export const maxSteps: Detector<'max-steps', { readonly limit: number }, null> =
       },
     };
   },
+  hint: () =>
+    'The run used every step it was allowed. Raise maxSteps if the task really needs more, or look for a loop the other detectors do not catch.',
   summary: (_state, { limit }, run) => ({ steps: run.steps, limit }),
   restore: (saved, _options, path) => nothing(saved, path),
   fingerprint: ({ limit }) => limit,

@@ -74,6 +74,8 @@ export const noProgress: Detector<'no-progress', NoProgressSettings, { readonly 
       },
     };
   },
+  hint: () =>
+    'Nothing new is coming back and the model keeps saying the same thing. Give it a way out: a clearer result, an error it can act on, or a rule to finish.',
   summary: ({ stalled }, { threshold }, run) => ({ stalledSteps: stalled?.steps ?? 0, distinctOutcomes: run.distinctOutcomes, threshold }),
   restore: (saved, _options, path) => SAVED(saved, path),
 };

@@ -117,6 +117,8 @@ export const oscillation: Detector<'oscillation', OscillationSettings, Oscillati
       },
     };
   },
+  hint: () =>
+    'The model is alternating between the same few calls. It may be missing a result it needs, or two tools may be undoing each other.',
   summary: ({ matched }, { maxPeriod, repeats }) => ({ maxPeriod, repeats, longestMatch: Math.max(0, ...matched) }),
   restore: restoreOscillation,
 };

@@ -114,6 +114,8 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
       },
     };
   },
+  hint: () =>
+    'The model keeps sending the same call. Make sure the tool result tells it something it can act on, and that the prompt says what to do when a tool fails.',
   summary: ({ run }, { threshold }) => ({ tool: run?.first.name ?? null, count: run?.count ?? 0, threshold }),
   restore: (saved, _options, path) => SAVED(saved, path),
 };

@@ -237,6 +237,8 @@ export const stagnation: Detector<'stagnation', StagnationSettings, StagnationSt
     }
     return { state: next, remember, stop: { code: 'STAGNATION', detail: `Only ${share} brought an answer not seen before in this run; ${most}.`, evidence } };
   },
+  hint: () =>
+    'The model keeps getting answers it has already seen: a few calls in an irregular loop, or new arguments that all get the same reply. Tell it what the answers mean, or give it a rule for when to stop searching.',
   summary: (state, { window, maxNew }, run) => ({
     window,
     maxNew,

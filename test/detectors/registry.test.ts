@@ -3,7 +3,7 @@ import { type Detector, type Finding, optionSection } from '../../src/detectors/
 import { DETECTORS } from '../../src/detectors/registry.js';
 import { createGuardWith } from '../../src/guard/create-guard.js';
 import { createGuard, stableHash, type GuardOptions, type StopReason } from '../../src/index.js';
-import { integerOption, savedInteger, savedObject } from '../../src/utils/validate.js';
+import { integer, integerOption, record } from '../../src/utils/validate.js';
 import { ALL_OFF, tool } from '../support/step-builder.js';
 
 /**
@@ -35,7 +35,8 @@ const testDetector: Detector<StopReason, CountOptions, CountState> = {
     return { state: { count }, stop };
   },
   summary: ({ count }, { limit }, run) => ({ count, limit, steps: run.steps }),
-  restore: (saved, _options, path) => ({ count: savedInteger(savedObject(saved, path).count, `${path}.count`) }),
+  restore: (saved, _options, path) => record({ count: integer() })(saved, path),
+  hint: () => 'Count less.',
 };
 
 const REGISTRY = [...DETECTORS, testDetector as unknown as Detector];

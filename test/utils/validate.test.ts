@@ -8,15 +8,18 @@ import {
   optionError,
   positiveNumber,
   ratioOption,
+  amount,
+  finite,
+  flag,
+  integer,
+  list,
+  nothing,
+  nullable,
+  record,
   savedArray,
-  savedBoolean,
   savedError,
-  savedInteger,
-  savedNull,
-  savedNumber,
   savedObject,
-  savedOptional,
-  savedString,
+  text,
 } from '../../src/utils/validate.js';
 
 function revoked<T extends object>(target: T): T {
@@ -153,33 +156,52 @@ describe('snapshot field checks', () => {
     expect(() => savedArray({ length: 0 }, 'a')).toThrow(savedMessage('a', 'an array', 'a value of type object'));
   });
 
-  it('savedInteger takes integers from min to max', () => {
-    expect(savedInteger(0, 'i')).toBe(0);
-    expect(savedInteger(5, 'i', 5, 5)).toBe(5);
-    expect(() => savedInteger(-1, 'i')).toThrow(savedMessage('i', `an integer from 0 to ${String(Number.MAX_SAFE_INTEGER)}`, '-1'));
-    expect(() => savedInteger(6, 'i', 1, 5)).toThrow(savedMessage('i', 'an integer from 1 to 5', '6'));
-    expect(() => savedInteger(0.5, 'i', 0, 5)).toThrow(savedMessage('i', 'an integer from 0 to 5', '0.5'));
+  it('integer takes integers from min to max', () => {
+    expect(integer()(0, 'i')).toBe(0);
+    expect(integer(5, 5)(5, 'i')).toBe(5);
+    expect(() => integer()(-1, 'i')).toThrow(savedMessage('i', `an integer from 0 to ${String(Number.MAX_SAFE_INTEGER)}`, '-1'));
+    expect(() => integer(1, 5)(6, 'i')).toThrow(savedMessage('i', 'an integer from 1 to 5', '6'));
+    expect(() => integer(0, 5)(0.5, 'i')).toThrow(savedMessage('i', 'an integer from 0 to 5', '0.5'));
   });
 
-  it('savedNumber, savedString and savedBoolean take their type and nothing else', () => {
-    expect(savedNumber(-1.5, 'n')).toBe(-1.5);
-    expect(() => savedNumber(Infinity, 'n')).toThrow(savedMessage('n', 'a finite number', 'Infinity'));
-    expect(() => savedNumber('1', 'n')).toThrow(savedMessage('n', 'a finite number', '"1"'));
-    expect(savedString('', 's')).toBe('');
-    expect(() => savedString(1, 's')).toThrow(savedMessage('s', 'a string', '1'));
-    expect(savedBoolean(false, 'b')).toBe(false);
-    expect(() => savedBoolean('true', 'b')).toThrow(savedMessage('b', 'true or false', '"true"'));
+  it('finite, amount, text and flag take their type and nothing else', () => {
+    expect(finite(-1.5, 'n')).toBe(-1.5);
+    expect(() => finite(Infinity, 'n')).toThrow(savedMessage('n', 'a finite number', 'Infinity'));
+    expect(() => finite('1', 'n')).toThrow(savedMessage('n', 'a finite number', '"1"'));
+    expect(amount(0, 'n')).toBe(0);
+    expect(() => amount(-0.5, 'n')).toThrow(savedMessage('n', 'a finite number of at least 0', '-0.5'));
+    expect(() => amount(Number.NaN, 'n')).toThrow(savedMessage('n', 'a finite number of at least 0', 'NaN'));
+    expect(text('', 's')).toBe('');
+    expect(() => text(1, 's')).toThrow(savedMessage('s', 'a string', '1'));
+    expect(flag(false, 'b')).toBe(false);
+    expect(() => flag('true', 'b')).toThrow(savedMessage('b', 'true or false', '"true"'));
   });
 
-  it('savedOptional reads null as nothing and anything else with the reader given', () => {
-    expect(savedOptional(null, () => 'read')).toBeUndefined();
-    expect(savedOptional(0, (value) => `read ${String(value)}`)).toBe('read 0');
-    expect(() => savedOptional(undefined, (value) => savedString(value, 'o'))).toThrow(savedMessage('o', 'a string', 'undefined'));
+  it('nullable reads null as null and anything else with the check given', () => {
+    expect(nullable(text)(null, 'o')).toBeNull();
+    expect(nullable(text)('x', 'o')).toBe('x');
+    expect(() => nullable(text)(undefined, 'o')).toThrow(savedMessage('o', 'a string', 'undefined'));
   });
 
-  it('savedNull takes null, the state of a detector that keeps none', () => {
-    expect(savedNull(null, 'detectors.budget')).toBeNull();
-    expect(() => savedNull({}, 'detectors.budget')).toThrow(savedMessage('detectors.budget', 'null (the detector keeps no state)', 'a value of type object'));
-    expect(() => savedNull(undefined, 'detectors.budget')).toThrow(savedMessage('detectors.budget', 'null (the detector keeps no state)', 'undefined'));
+  it('list checks every item, named by its index, and its length', () => {
+    expect(list(integer())([1, 2], 'l')).toEqual([1, 2]);
+    expect(() => list(integer())([1, -2], 'l')).toThrow(savedMessage('l[1]', `an integer from 0 to ${String(Number.MAX_SAFE_INTEGER)}`, '-2'));
+    expect(() => list(text, 1)(['a', 'b'], 'l')).toThrow(savedMessage('l', 'an array of at most 1 items', 'an array'));
+  });
+
+  it('record checks every field it names, by its path, and keeps only those', () => {
+    const check = record({ a: integer(), b: nullable(record({ c: text })) });
+    expect(check({ a: 1, b: { c: 'x', d: 2 }, e: 3 }, 'r')).toEqual({ a: 1, b: { c: 'x' } });
+    expect(() => check({ a: 1, b: { c: 2 } }, 'r')).toThrow(savedMessage('r.b.c', 'a string', '2'));
+    expect(() => check([], 'r')).toThrow(savedMessage('r', 'an object', 'an array'));
+    // At the top of a snapshot a field is named by itself, and the snapshot as a whole as "snapshot".
+    expect(() => check({ a: 'x' }, '')).toThrow(savedMessage('a', `an integer from 0 to ${String(Number.MAX_SAFE_INTEGER)}`, '"x"'));
+    expect(() => check(null, '')).toThrow(savedMessage('snapshot', 'an object', 'null'));
+  });
+
+  it('nothing takes null, the state of a detector that keeps none', () => {
+    expect(nothing(null, 'detectors.budget')).toBeNull();
+    expect(() => nothing({}, 'detectors.budget')).toThrow(savedMessage('detectors.budget', 'null (the detector keeps no state)', 'a value of type object'));
+    expect(() => nothing(undefined, 'detectors.budget')).toThrow(savedMessage('detectors.budget', 'null (the detector keeps no state)', 'undefined'));
   });
 });
