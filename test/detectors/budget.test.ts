@@ -228,11 +228,11 @@ describe('budget: figures add up as decimals', () => {
     guard.check({ usage: { costUsd: 0.6666666666666666 } });
     expect(guard.summary().totals.costUsd).toBe(0.866666666666667);
     expect(guard.check({ usage: { costUsd: 0.133333333333333 } })).toMatchObject({ stop: true, code: 'BUDGET_COST_USD', evidence: { value: 1 } });
-    // Integers too: 2^53 has 16 digits.
+    // Whole numbers below 2^53 stay exact; 2^53 itself has 16 digits, and is rounded.
     guard.check({ usage: { totalTokens: 2 ** 53 } });
     expect(guard.summary().totals.totalTokens).toBe(9_007_199_254_740_990);
     guard.check({ usage: { totalTokens: 1 } });
-    expect(guard.summary().totals.totalTokens).toBe(9_007_199_254_740_990);
+    expect(guard.summary().totals.totalTokens).toBe(Number.MAX_SAFE_INTEGER);
     guard.check({ usage: { totalTokens: 9 } });
     expect(guard.summary().totals.totalTokens).toBe(9_007_199_254_741_000);
   });
