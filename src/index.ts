@@ -7,6 +7,7 @@ export type {
   BudgetWarning,
   WarnBefore,
   CallRefusal,
+  CallScreen,
   CallVerdict,
   ContinueVerdict,
   CustomDetector,

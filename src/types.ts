@@ -233,6 +233,12 @@ export type CallVerdict =
       };
     }[BlockReason];
 
+/** The calls of one model response, judged in order before they run (see `Guard.screen`). */
+export interface CallScreen {
+  /** What `judgeCall(call, allowed)` says, where `allowed` are the calls this screen allowed so far. */
+  judge(call: GuardToolCall): CallVerdict;
+}
+
 /** A refusal `judgeCall` gave. */
 export type CallRefusal = Extract<CallVerdict, { readonly block: true }>;
 
@@ -482,6 +488,12 @@ export interface Guard {
    * @param earlier - calls of the same step that run before it
    */
   judgeCall(call: GuardToolCall, earlier?: readonly GuardToolCall[]): CallVerdict;
+  /**
+   * Before the calls of one model response run: judges them one by one, each after the calls of the response allowed
+   * before it, as `judgeCall(call, allowed)` would, at a cost that does not grow with the number of calls before it.
+   * Records nothing; make one per response.
+   */
+  screen(): CallScreen;
   /** The guard's whole state as plain JSON, to restore with `createGuard(options, { snapshot })`. */
   snapshot(): GuardSnapshot;
   /** Forget the run (history, totals, detector state, clock start); keep the options. */

@@ -1,13 +1,14 @@
-import type { CallRefusal, CallVerdict, Guard, GuardToolCall } from '../types.js';
+import type { CallRefusal, CallScreen, CallVerdict, Guard, GuardToolCall } from '../types.js';
 
 /**
  * The calls of one model response as the guard judged them before they ran: the bookkeeping every adapter that
  * refuses calls shares. A call is judged once (a host that asks twice about one call gets the same answer), after the
- * calls of the response that were allowed before it; when the response's step is recorded, a refused call is marked
- * `blocked`, since what the host reports as its result is the refusal, not the tool's answer.
+ * calls of the response allowed before it, through the guard's screen, so K calls cost K judgements. When the
+ * response's step is recorded, a refused call is marked `blocked`: what the host reports as its result is the refusal.
  */
 export class Turn {
-  readonly #allowed: GuardToolCall[] = [];
+  // Made at the first call judged: the guard's screen of this response, which counts the calls it allowed as earlier.
+  #screen: CallScreen | undefined;
   readonly #verdicts = new Map<unknown, CallVerdict>();
 
   /**
@@ -20,10 +21,9 @@ export class Turn {
   judge(guard: Guard, call: GuardToolCall, key: unknown, onRefused?: (refusal: CallRefusal) => void): CallVerdict {
     const known = key === undefined ? undefined : this.#verdicts.get(key);
     if (known !== undefined) return known;
-    const verdict = guard.judgeCall(call, this.#allowed);
+    const verdict = (this.#screen ??= guard.screen()).judge(call);
     if (key !== undefined) this.#verdicts.set(key, verdict);
     if (verdict.block) onRefused?.(verdict);
-    else this.#allowed.push(call);
     return verdict;
   }
 

@@ -4,6 +4,7 @@ import { roundFigure } from '../detectors/budget.js';
 import type { Finding, RunTotals } from '../detectors/detector.js';
 import { DETECTORS } from '../detectors/registry.js';
 import type {
+  CallScreen,
   CallVerdict,
   Guard,
   GuardOptions,
@@ -139,22 +140,30 @@ interface Judged {
 }
 
 /**
- * What the detectors that can judge a call before it runs say of calls that have not run: the first stop in priority
- * order, as a refusal.
+ * What the detectors that can judge a call before it runs say of calls that have not run, from the given states of the
+ * run's detectors: the first stop in priority order, as a refusal, and the states after the calls.
  */
-function judgeCalls({ run, now }: Judged, calls: readonly GuardToolCall[], index: number): CallVerdict {
+function judgeCalls(
+  { run, now }: Judged,
+  calls: readonly GuardToolCall[],
+  index: number,
+  states: readonly unknown[] = run.slots.map((slot) => slot.state),
+): { verdict: CallVerdict; states: unknown[] } {
   // Name and arguments only: whatever else a caller passed says nothing before the call runs.
   const asked = { toolCalls: calls.map((call) => ({ name: safeRead(call, 'name'), args: safeRead(call, 'args') })) };
   const read = readStep(asked, run.hash, index);
   const facts = new Facts(read, index, run.totals, contextOf(run, now));
-  for (const slot of run.slots) {
-    if (!slot.detector.judgesCalls(slot.options)) continue;
-    const finding = slot.detector.check(slot.state, facts, slot.options).stop;
-    if (finding === undefined) continue;
-    const { code, detail, evidence, message = detail } = finding;
-    return { block: true, reason: slot.detector.kind, code, detail: printable(detail), message, evidence } as CallVerdict;
-  }
-  return { block: false };
+  const after = [...states];
+  let verdict: CallVerdict = { block: false };
+  run.slots.forEach((slot, position) => {
+    if (!slot.detector.judgesCalls(slot.options)) return;
+    const judgement = slot.detector.check(states[position], facts, slot.options);
+    after[position] = judgement.state;
+    if (verdict.block || judgement.stop === undefined) return;
+    const { code, detail, evidence, message = detail } = judgement.stop;
+    verdict = { block: true, reason: slot.detector.kind, code, detail: printable(detail), message, evidence } as CallVerdict;
+  });
+  return { verdict, states: after };
 }
 
 /**
@@ -167,7 +176,7 @@ function persisted(judged: Judged, read: ReadStep, record: boolean): CallVerdict
   const ran = record ? [] : (read.step.toolCalls ?? []).filter((call) => call.blocked !== true);
   const index = record ? run.steps - 1 : run.steps;
   for (const call of read.blockedCalls) {
-    const refusal = judgeCalls(judged, [...ran, call], index);
+    const refusal = judgeCalls(judged, [...ran, call], index).verdict;
     if (!refusal.block) continue;
     if (run.blockedBefore) return refusal;
     if (record) run.blockedBefore = true;
@@ -234,11 +243,26 @@ class LoopGuard implements Guard {
   readonly judgeCall = (call: GuardToolCall, earlier: readonly GuardToolCall[] = []): CallVerdict => {
     const before = safeArray(earlier) as readonly GuardToolCall[];
     const index = this.#run.steps;
-    const withCall = judgeCalls(this.#judged, [...before, call], index);
+    const withCall = judgeCalls(this.#judged, [...before, call], index).verdict;
     if (!withCall.block || before.length === 0) return withCall;
     // The earlier calls may complete a loop on their own; the call is refused only when it carries the loop further.
-    const without = judgeCalls(this.#judged, before, index);
+    const without = judgeCalls(this.#judged, before, index).verdict;
     return without.block && JSON.stringify(without.evidence) === JSON.stringify(withCall.evidence) ? { block: false } : withCall;
+  };
+
+  readonly screen = (): CallScreen => {
+    const judged = this.#judged;
+    const index = judged.run.steps;
+    // The states after the calls allowed so far: each call is judged from them alone, so a call costs the same however
+    // many came before it. A refused call does not move them.
+    let states: readonly unknown[] = judged.run.slots.map((slot) => slot.state);
+    return {
+      judge: (call) => {
+        const judgement = judgeCalls(judged, [call], index, states);
+        if (!judgement.verdict.block) states = judgement.states;
+        return judgement.verdict;
+      },
+    };
   };
 
   readonly reset = (): void => {

@@ -49,9 +49,9 @@ export class RunMemory {
     return this.#lastSeen.size;
   }
 
-  /** Each key with the last step that produced it, in the order they were last recorded: plain JSON. */
+  /** Each key with the last step that produced it, in step order (keys of one step sorted): plain JSON, one form. */
   save(): [string, number][] {
-    return [...this.#lastSeen].sort((left, right) => left[1] - right[1]);
+    return [...this.#lastSeen].sort(([leftKey, left], [rightKey, right]) => left - right || (leftKey < rightKey ? -1 : leftKey > rightKey ? 1 : 0));
   }
 
   /**

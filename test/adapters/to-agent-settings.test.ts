@@ -7,7 +7,7 @@ import { toAgentSettings, type AiSdkApprovalToolCall } from '../../src/adapters/
 import type { CallRefusal } from '../../src/types.js';
 import type { AiSdkStepLike } from '../../src/adapters/to-guard-step.js';
 import { createGuard } from '../../src/guard/create-guard.js';
-import type { GuardToolCall, LoopWarning, StopVerdict } from '../../src/types.js';
+import type { CallScreen, CallVerdict, GuardToolCall, LoopWarning, StopVerdict } from '../../src/types.js';
 
 let nextId = 0;
 
@@ -153,11 +153,15 @@ describe('toAgentSettings: toolApproval', () => {
   });
 
   it('answers a second question about the same call id as the first, and counts the call once', () => {
-    const judgeCall = vi.fn<(call: GuardToolCall, earlier?: readonly GuardToolCall[]) => ReturnType<ReturnType<typeof createGuard>['judgeCall']>>();
+    const judge = vi.fn<(call: GuardToolCall) => CallVerdict>();
     const factory = () => {
       const guard = createGuard();
-      judgeCall.mockImplementation((call, earlier) => guard.judgeCall(call, earlier));
-      return { ...guard, judgeCall };
+      const screen = (): CallScreen => {
+        const inner = guard.screen();
+        judge.mockImplementation((call) => inner.judge(call));
+        return { judge };
+      };
+      return { ...guard, screen };
     };
     const onBlock = vi.fn();
     const { prepareStep, toolApproval } = toAgentSettings(factory, { onBlock });
@@ -166,11 +170,11 @@ describe('toAgentSettings: toolApproval', () => {
     // One search so far: a second runs, asked about twice; a third one after it in the same step would complete the repeat.
     expect(toolApproval?.({ toolCall: searchCall('second'), messages })).toBeUndefined();
     expect(toolApproval?.({ toolCall: searchCall('second'), messages })).toBeUndefined();
-    expect(judgeCall).toHaveBeenCalledTimes(1);
+    expect(judge).toHaveBeenCalledTimes(1);
     expect(toolApproval?.({ toolCall: searchCall('third'), messages })).toMatchObject({ type: 'denied' });
-    expect(judgeCall).toHaveBeenLastCalledWith({ name: 'search', args: search }, [{ name: 'search', args: search }]);
+    expect(judge).toHaveBeenLastCalledWith({ name: 'search', args: search });
     expect(toolApproval?.({ toolCall: searchCall('third'), messages })).toMatchObject({ type: 'denied' });
-    expect(judgeCall).toHaveBeenCalledTimes(2);
+    expect(judge).toHaveBeenCalledTimes(2);
     expect(onBlock).toHaveBeenCalledTimes(1);
   });
 

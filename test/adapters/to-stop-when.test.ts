@@ -24,6 +24,7 @@ function countingFactory(options?: GuardOptions): { factory: () => Guard; checks
       },
       peek: (step) => guard.peek(step),
       judgeCall: (call, earlier) => guard.judgeCall(call, earlier),
+      screen: () => guard.screen(),
       reset: () => {
         guard.reset();
       },

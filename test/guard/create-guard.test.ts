@@ -65,11 +65,12 @@ describe('createGuard', () => {
     /* eslint-disable @typescript-eslint/unbound-method -- the point of the test: the methods work detached */
     it('has its methods as own properties that work detached from it, and history as a getter every guard shares', () => {
       const guard = createGuard({ ...ALL_OFF, repeatedToolCall: {} });
-      expect(Object.keys(guard)).toEqual(['check', 'peek', 'judgeCall', 'reset', 'summary', 'snapshot']);
-      const { check, peek, judgeCall, summary, snapshot, reset } = guard;
+      expect(Object.keys(guard)).toEqual(['check', 'peek', 'judgeCall', 'screen', 'reset', 'summary', 'snapshot']);
+      const { check, peek, judgeCall, screen, summary, snapshot, reset } = guard;
       expect([tool('a'), tool('a')].map(check)).toEqual([{ stop: false }, expect.objectContaining({ stop: false, warnings: expect.any(Array) as unknown })]);
       expect(peek(tool('a'))).toMatchObject({ stop: true, reason: 'repeated-tool-call' });
       expect(judgeCall(tool('a').toolCalls?.[0] ?? { name: 'a' })).toMatchObject({ block: true });
+      expect(screen().judge(tool('a').toolCalls?.[0] ?? { name: 'a' })).toMatchObject({ block: true });
       expect(summary().steps).toBe(2);
       expect(snapshot().steps).toBe(2);
       expect(guard.history).toHaveLength(2);

@@ -111,6 +111,20 @@ describe('the outcomes a run remembers', () => {
   });
 });
 
+describe('the memory in a snapshot', () => {
+  it('is written in one order, by step and then by key, whatever order the keys came in', () => {
+    const options: GuardOptions = { ...ALL_OFF, noProgress: {} };
+    const uninterrupted = createGuard(options);
+    uninterrupted.check(calls(call('b', 1), call('a', 1)));
+    uninterrupted.check(calls(call('c', 1)));
+    uninterrupted.check(calls(call('a', 1), call('b', 1)));
+    const outcomes = memoryOf(uninterrupted).outcomes.map(([key, step]) => [key.slice(0, 3), step]);
+    expect(outcomes).toEqual([['"c"', 1], ['"a"', 2], ['"b"', 2]]);
+    const restored = createGuard(options, { snapshot: JSON.parse(JSON.stringify(uninterrupted.snapshot())) as unknown });
+    expect(JSON.stringify(restored.snapshot())).toBe(JSON.stringify(uninterrupted.snapshot()));
+  });
+});
+
 describe('the answers a run remembers', () => {
   const grep = (pattern: string, answer: string): GuardStep => calls(call('grep', { pattern }, { result: answer }));
 

@@ -9,9 +9,7 @@ export interface SavedMemory {
   readonly answers: readonly SavedKey[];
 }
 
-/**
- * The `memory` field of a guard's snapshot. (`GuardSnapshot` in src/types.ts still describes format 1, without it.)
- */
+/** The `memory` field of a guard's snapshot. */
 export function memoryOf(guard: Guard): SavedMemory {
-  return (guard.snapshot() as unknown as { memory: SavedMemory }).memory;
+  return guard.snapshot().memory;
 }
