@@ -90,6 +90,7 @@ describe('the TypeScript in the documentation', () => {
     for (const block of skipped) expect(block.marker?.kind === 'skip' && block.marker.reason !== '', `${block.file}:${String(block.line)}`).toBe(true);
   });
 
+  // One program over the frameworks' own types: about 15 s alone, and several times that on a machine others share.
   it('compiles with the project TypeScript and options, imports of the package mapped to src/', () => {
     // One program for every block, and for one that must fail, so the check is shown to catch a broken example.
     const broken: CodeBlock = {
@@ -101,7 +102,7 @@ describe('the TypeScript in the documentation', () => {
     };
     const compiled = blocks.filter((block) => block.marker?.kind !== 'skip');
     expect(compile([...compiled, broken])).toEqual([expect.stringMatching(/^docs\/broken\.md:13: Type 'string' is not assignable/)]);
-  });
+  }, 240_000);
 });
 
 describe('the framework guides', () => {
