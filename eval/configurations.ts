@@ -46,12 +46,21 @@ const PEERS = "Other agents' published rules";
 export const DEFAULT_GUARD = 'default';
 export const HEADLINE = 'default-no-max-steps';
 export const SPEC_ONLY = 'spec-no-max-steps';
+/** The loop rules of 0.1.0 (answers not compared by repeats and cycles, `stagnation.maxNew` 8), `maxSteps` off. */
+export const RULES_0_1_0 = 'rules-0.1.0-no-max-steps';
 const { window: DEFAULT_WINDOW, maxNew: DEFAULT_MAX_NEW } = DEFAULT_OPTIONS.stagnation;
 export const STAGNATION_ALONE = `stagnation-${String(DEFAULT_WINDOW)}-${String(DEFAULT_MAX_NEW)}`;
 
-/** Windows and `maxNew` values swept for `stagnation`, around its default of 20 and 8. */
+/** Windows and `maxNew` values swept for `stagnation`, around its default of 20 and 9. */
 export const STAGNATION_WINDOWS = [12, 16, 20, 25, 30] as const;
-export const STAGNATION_MAX_NEW = [4, 6, 8, 10] as const;
+export const STAGNATION_MAX_NEW: readonly number[] = [4, 6, 8, 9, 10];
+
+/** The options of 0.1.0 that this release changed, as they were. */
+const OLD_LOOP_RULES = {
+  repeatedToolCall: { requireIdenticalResults: false },
+  oscillation: { requireIdenticalResults: false },
+  stagnation: { maxNew: 8 },
+} as const satisfies GuardOptions;
 
 const combined: Configuration[] = [
   { id: DEFAULT_GUARD, group: COMBINED, name: 'default guard', label: 'default guard', family: 'combined', options: {} },
@@ -71,8 +80,16 @@ const combined: Configuration[] = [
     family: 'combined',
     options: { maxSteps: false, stagnation: false },
   },
-  // Either side of the default maxNew: the value before this release's comparison of answers, and one looser.
-  ...[6, 10].map((maxNew): Configuration => ({
+  {
+    id: RULES_0_1_0,
+    group: COMBINED,
+    name: '0.1.0 loop rules (repeats and cycles of calls whatever their answers, stagnation maxNew 8), maxSteps off',
+    label: '0.1.0 rules, maxSteps off',
+    family: 'combined',
+    options: { maxSteps: false, ...OLD_LOOP_RULES },
+  },
+  // Either side of the default maxNew: the value of 0.1.0, and one looser.
+  ...[8, 10].map((maxNew): Configuration => ({
     id: `default-no-max-steps-stagnation-20-${String(maxNew)}`,
     group: COMBINED,
     name: `default guard, maxSteps off, stagnation maxNew ${String(maxNew)}`,
@@ -108,6 +125,14 @@ const alone: Configuration[] = [
     family: 'repeatedToolCall' as const,
     options: { ...ALL_OFF, repeatedToolCall: { threshold } },
   })),
+  ...range(2, 6).map((threshold) => ({
+    id: `repeated-calls-only-${String(threshold)}`,
+    group: ALONE,
+    name: `repeatedToolCall threshold ${String(threshold)}, answers not compared${mark(threshold === 3).replace('default', '0.1.0 default')}`,
+    label: `repeat ${String(threshold)}, calls only`,
+    family: 'repeatedToolCall' as const,
+    options: { ...ALL_OFF, repeatedToolCall: { threshold, requireIdenticalResults: false } },
+  })),
   ...range(2, 4).map((repeats) => ({
     id: `oscillation-${String(repeats)}`,
     group: ALONE,
@@ -115,6 +140,14 @@ const alone: Configuration[] = [
     label: `cycle ×${String(repeats)}`,
     family: 'oscillation' as const,
     options: { ...ALL_OFF, oscillation: { repeats } },
+  })),
+  ...range(2, 4).map((repeats) => ({
+    id: `oscillation-calls-only-${String(repeats)}`,
+    group: ALONE,
+    name: `oscillation repeats ${String(repeats)}, answers not compared${mark(repeats === 3).replace('default', '0.1.0 default')}`,
+    label: `cycle ×${String(repeats)}, calls only`,
+    family: 'oscillation' as const,
+    options: { ...ALL_OFF, oscillation: { repeats, requireIdenticalResults: false } },
   })),
   ...range(2, 5).map((threshold) => ({
     id: `no-progress-${String(threshold)}`,

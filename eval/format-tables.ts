@@ -40,17 +40,49 @@ function cells(source: SourceResults, result: ConfigurationResult): string[] {
 const FIGURES = ['false stops (healthy)', 'catches (stuck)', 'steps saved (of stuck steps)', 'tokens saved (of stuck tokens)', 'fault stops (ambiguous)'];
 
 /**
- * One configuration, a row per source and one for all of them.
+ * One configuration, a row per source and one for each total (groups of sources, all of them), in bold.
  * @param sources - per source results
- * @param total - the sources combined
+ * @param totals - sources combined: the groups, then all
  * @param index - the configuration's index
  */
-export function perSourceTable(sources: readonly SourceResults[], total: SourceResults, index: number): string {
-  const rows = [...sources, total].map((source) => [
-    source === total ? `**${source.source}**` : source.source,
+export function perSourceTable(sources: readonly SourceResults[], sums: readonly SourceResults[], index: number): string {
+  const rows = [...sources, ...sums].map((source) => [
+    sums.includes(source) ? `**${source.source}**` : source.source,
     ...cells(source, resultAt(source, index)),
   ]);
   return markdownTable(['source', ...FIGURES], rows);
+}
+
+/** False stops, catches and steps saved, in one cell. */
+function brief(source: SourceResults, result: ConfigurationResult): string {
+  const { healthy, stuck } = result.summary;
+  const saved = source.stuckUsage.steps === 0 ? '' : `, ${count(stuck.saved.steps)} steps saved`;
+  return `${count(healthy.falseStops)} / ${count(healthy.runs)} · ${stuck.runs === 0 ? '–' : `${count(stuck.catches)} / ${count(stuck.runs)}`}${saved}`;
+}
+
+/**
+ * The guard beside other agents' rules on every source: false stops, catches and steps saved of each, and the rules
+ * that stop fewer healthy runs of a source while catching more of its stuck ones than the guard (which would make the
+ * guard's trade-off there worse on both counts).
+ * @param rows - sources, then totals
+ * @param guard - the guard's configuration index
+ * @param peers - each peer's name and configuration index
+ */
+export function peersTable(rows: readonly SourceResults[], guard: number, peers: readonly { readonly name: string; readonly index: number }[]): string {
+  const body = rows.map((source) => {
+    const ours = resultAt(source, guard).summary;
+    const better = peers.filter(({ index }) => {
+      const theirs = resultAt(source, index).summary;
+      return theirs.healthy.falseStops < ours.healthy.falseStops && theirs.stuck.catches > ours.stuck.catches;
+    });
+    return [
+      source.source,
+      brief(source, resultAt(source, guard)),
+      ...peers.map(({ index }) => brief(source, resultAt(source, index))),
+      better.length === 0 ? 'none' : better.map(({ name }) => name).join(', '),
+    ];
+  });
+  return markdownTable(['source', 'the guard', ...peers.map(({ name }) => name), 'fewer false stops and more catches than the guard'], body);
 }
 
 /**

@@ -26,7 +26,7 @@ export function drawLegend(out: string[], points: readonly ParetoPoint[], left: 
   }
   y += 26;
   out.push(marker('square', lx + 6, y - 4, 6, 'fill="#000000" stroke="#000000" stroke-width="2.5"'));
-  text('ringed: the default guard,');
+  text('ringed: the shipped defaults,');
   y += 16;
   text('with maxSteps 50 and off');
   y += 22;

@@ -18,6 +18,7 @@ import type { SourceSteering } from './format-steering.js';
 import { paretoPoints } from './pareto-points.js';
 import { paretoSvg } from './pareto-svg.js';
 import { replaySource, STUCK_STATUS, type SourceResults } from './replay-source.js';
+import { noteFor, type SourceGroup } from './source-notes.js';
 import { addSteering, emptySteering, steerRun, sumSteering } from './steering.js';
 import type { RecordedRun } from '../src/cli/read-runs.js';
 import type { GuardOptions } from '../src/index.js';
@@ -84,6 +85,11 @@ for (const file of files) {
 }
 
 const total = combineSources(sources);
+const GROUPS: readonly SourceGroup[] = ['first split', 'new sources', 'converted here'];
+const groups = GROUPS.flatMap((group) => {
+  const members = sources.filter((source) => noteFor(source.source)?.group === group);
+  return members.length === 0 ? [] : [combineSources(members, `${group} (${String(members.length)} ${members.length === 1 ? 'file' : 'files'})`)];
+});
 const sumOf = (rows: readonly SourceSteering[]): SourceSteering => ({
   source: total.source,
   recorded: sumSteering(rows.map((row) => row.recorded)),
@@ -102,6 +108,7 @@ writeFileSync(
     files: corpus,
     configurations: CONFIGURATIONS,
     sources,
+    groups,
     total,
     steering: { rows: steering, total: sumOf(steering), defaultGuard: sumOf(defaultSteering) },
   }),

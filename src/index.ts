@@ -22,6 +22,7 @@ export type {
   GuardUsage,
   GuardWarning,
   InputLimitWarning,
+  InputShapeWarning,
   JsonValue,
   LoopReason,
   LoopWarning,
@@ -36,6 +37,7 @@ export type {
   StopReason,
   StopVerdict,
   StopVerdictFor,
+  ToolIdentity,
   Verdict,
 } from './types.js';
 export { createGuard } from './guard/create-guard.js';

@@ -211,7 +211,20 @@ export type LoopWarning = {
 }[LoopReason];
 
 /** Something a verdict says next to its answer: a budget nearly spent, a loop forming, or a step read only in part. */
-export type GuardWarning = BudgetWarning | LoopWarning | InputLimitWarning;
+/**
+ * A step had a field in a shape the guard does not read: another library's (an AI SDK step's `toolName` and `input`,
+ * OpenAI's `tool_calls` or `usage.prompt_tokens`), a misspelling, or a number given as text. The guard read the rest
+ * and went on; what it could not read counted for nothing. Given once per run for each field.
+ */
+export interface InputShapeWarning {
+  readonly code: 'INPUT_SHAPE';
+  /** Where the field is, with `[]` for any call: `tool_calls`, `toolCalls[].toolName`, `usage.prompt_tokens`. */
+  readonly field: string;
+  /** What was not read, and what to pass instead. */
+  readonly detail: string;
+}
+
+export type GuardWarning = BudgetWarning | LoopWarning | InputLimitWarning | InputShapeWarning;
 
 /** The detectors that can judge a call before it runs, from its name and arguments alone. */
 export type BlockReason = 'repeated-tool-call' | 'oscillation';
@@ -293,6 +306,32 @@ export type CustomDetector = (
   step: GuardStep,
 ) => CustomStop | { readonly stop: false } | undefined;
 
+/**
+ * What makes two calls of one tool the same call, or that the tool's calls are left to budgets (see
+ * `GuardOptions.tools`). Give `key` or `keyFields`, or `exempt: true`, not more than one.
+ */
+export interface ToolIdentity {
+  /**
+   * The part of the arguments that makes two calls the same: two calls whose keys are canonically equal are one call
+   * to every loop detector, whatever else their arguments hold. Called with the arguments as given (anything, from a
+   * model); if it throws, the call is compared by its whole arguments instead. A function cannot be saved, so a
+   * snapshot records only that the tool has one: restore it with the same function.
+   */
+  readonly key?: ((args: unknown) => unknown) | undefined;
+  /**
+   * The top-level argument fields that make two calls the same; the others are ignored. Arguments that are not an
+   * object are compared whole. At most 1,000 names.
+   */
+  readonly keyFields?: readonly string[] | undefined;
+  /**
+   * Leave the tool's calls out of every loop detector (`repeatedToolCall`, `oscillation`, `noProgress`, `stagnation`):
+   * they are neither repeats nor progress, and a step that made only such calls leaves the detectors as they were. For
+   * a status poll or a paginated read that repeats on purpose; `maxSteps` and budgets still see every step.
+   * @default false
+   */
+  readonly exempt?: boolean | undefined;
+}
+
 /** A budget limit: a number, or a number with its own warning ratio. */
 export type BudgetLimit = number | { readonly limit: number; readonly warnAt?: number | undefined };
 
@@ -303,7 +342,14 @@ export type WarnBefore = number | false | undefined;
 export interface RepeatedToolCallOptions {
   /** How many identical calls in a row stop the run. At least 2. @default 3 */
   readonly threshold?: number | undefined;
-  /** Count a call as a repeat only when its result or error is identical too. @default false */
+  /**
+   * Count a call as a repeat only while it gets the answer the call before it got (result and error, ignoring what
+   * changes on every call: runs of letters and digits that hold a digit, such as timestamps, durations, counters, ids
+   * and percentages). A repeated call whose answer brings something new (the next page, a build that got further)
+   * starts the count again. `judgeCall` refuses the call that would make the count reach `threshold`, predicting it
+   * gets the same answer again. `false` counts identical calls whatever they return (the behaviour of 0.1.0).
+   * @default true
+   */
   readonly requireIdenticalResults?: boolean | undefined;
   /** Leave calls with a non-null `error` out of the sequence. @default false */
   readonly ignoreErrors?: boolean | undefined;
@@ -315,6 +361,12 @@ export interface RepeatedToolCallOptions {
 export interface OscillationOptions {
   /** Longest cycle looked for, in calls. At least 2. @default 3 */
   readonly maxPeriod?: number | undefined;
+  /**
+   * Count a cycle only while each of its calls gets the answer it got one cycle before (ignoring what changes on every
+   * call, as `repeatedToolCall` does): an edit and a test that alternate while the test's output changes are work, not
+   * a loop. `false` compares the calls alone (the behaviour of 0.1.0). @default true
+   */
+  readonly requireIdenticalResults?: boolean | undefined;
   /** Full cycles in a row that stop the run. At least 2. @default 3 */
   readonly repeats?: number | undefined;
   /** Repetitions before the stop to warn at (a `LOOP_WARNING` with a message for the model), or `false`. @default 1 */
@@ -336,7 +388,7 @@ export interface StagnationOptions {
   /**
    * Stop when at most this many of those steps brought an answer not seen before: a call not made before with that
    * answer, or, for an answer that says only that the call failed or found nothing, an answer of that shape not seen
-   * before. From 0 to `window - 1` (the default, 8, stays below a smaller window). @default 8
+   * before. From 0 to `window - 1` (the default, 9, stays below a smaller window). @default 9
    */
   readonly maxNew?: number | undefined;
   /**
@@ -382,18 +434,26 @@ export interface BudgetOptions {
 export interface GuardOptions {
   /** Stop when this many steps have been recorded. @default 50 */
   readonly maxSteps?: number | false | undefined;
-  /** @default { threshold: 3, requireIdenticalResults: false, ignoreErrors: false } */
+  /** @default { threshold: 3, requireIdenticalResults: true, ignoreErrors: false, warnBefore: 1 } */
   readonly repeatedToolCall?: RepeatedToolCallOptions | false | undefined;
-  /** @default { maxPeriod: 3, repeats: 3 } */
+  /** @default { maxPeriod: 3, repeats: 3, requireIdenticalResults: true, warnBefore: 1 } */
   readonly oscillation?: OscillationOptions | false | undefined;
   /** @default { threshold: 3 } */
   readonly noProgress?: NoProgressOptions | false | undefined;
-  /** @default { window: 20, maxNew: 8, writeArgsLength: 70, warnBefore: 1 } */
+  /** @default { window: 20, maxNew: 9, writeArgsLength: 70, warnBefore: 1 } */
   readonly stagnation?: StagnationOptions | false | undefined;
   /** @default { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' } */
   readonly finishReason?: FinishReasonOptions | false | undefined;
   /** @default {} (no limits) */
   readonly budget?: BudgetOptions | false | undefined;
+  /**
+   * Per tool name (compared exactly), what makes two of its calls the same call (`key` or `keyFields`), or that its
+   * calls are exempt from the loop detectors (`exempt: true`). Honoured by `check`, `peek` and `judgeCall`, and so by
+   * every adapter. At most 10,000 tools.
+   * @example { get_job_status: { exempt: true }, search: { keyFields: ['query'] } }
+   * @default {}
+   */
+  readonly tools?: Readonly<Record<string, ToolIdentity>> | undefined;
   /** Your own rules, run after the built-in ones. @default [] */
   readonly custom?: CustomDetector | readonly CustomDetector[] | undefined;
   /** Clock for the wall-clock part of `maxDurationMs`, in milliseconds. @default Date.now */
@@ -432,7 +492,7 @@ export interface GuardSummary {
  */
 export interface GuardSnapshot {
   /** The snapshot format; a guard reads only the versions it knows. */
-  readonly version: 2;
+  readonly version: 3;
   /** What the state belongs to: each option's path with a short hash of its value (not the options themselves). */
   readonly options: Readonly<Record<string, string>>;
   readonly steps: number;
@@ -446,6 +506,13 @@ export interface GuardSnapshot {
   /** The clock's reading when the run started, for the wall-clock part of `maxDurationMs`. */
   readonly startedAt: number;
   /**
+   * The clock the times were read from: `Date.now`, which every process shares, or another (a frozen clock, or one whose
+   * zero is the process's own). Restored onto another clock, or from another one, the run goes on from `elapsedMs`.
+   */
+  readonly clock: 'Date.now' | 'custom';
+  /** Wall-clock milliseconds the run had taken when the snapshot was taken. */
+  readonly elapsedMs: number;
+  /**
    * The run's secret key for comparing tool output (32 hex characters). Keep snapshots where you keep the run's
    * data: someone who reads the key can build tool output that the guard takes for a repeat.
    */
@@ -457,6 +524,8 @@ export interface GuardSnapshot {
    * that produced it: what tells a new answer from an old one.
    */
   readonly memory: { readonly outcomes: readonly (readonly [string, number])[]; readonly answers: readonly (readonly [string, number])[] };
+  /** The step fields the run was warned of as being in another shape (`INPUT_SHAPE`): each is warned of once. */
+  readonly warnedFields: readonly string[];
   /** Each enabled detector's state, keyed by its `kind`. */
   readonly detectors: Readonly<Record<string, JsonValue>>;
 }

@@ -132,7 +132,9 @@ export function toClaudeHooks(
   const stops = new Map<string, StopVerdict>();
 
   function recordOf(input: ClaudeHookInputLike): SessionRecord {
-    const sessionId = String(safeRead(input, 'session_id'));
+    const session = safeRead(input, 'session_id');
+    // The SDK always sends one; anything else is read as no session at all, never converted (a conversion can throw).
+    const sessionId = typeof session === 'string' ? session : '';
     const agent = safeRead(input, 'agent_id');
     const agentId = typeof agent === 'string' ? agent : undefined;
     let threads = sessions.get(sessionId);

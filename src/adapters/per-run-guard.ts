@@ -1,5 +1,6 @@
 import { createGuard } from '../guard/create-guard.js';
 import type { CallRefusal, Guard, GuardOptions, StopVerdict } from '../types.js';
+import { isRecord } from '../utils/validate.js';
 
 /**
  * Where the guard of each run comes from: `GuardOptions` (a new guard with them for every run), or a function that
@@ -17,6 +18,11 @@ export function guardMaker<Run>(source: GuardSource<Run> | undefined): (run: Run
   if (typeof source === 'function') return source;
   createGuard(source);
   return () => createGuard(source);
+}
+
+/** Whether a value can serve as a guard: an object with the methods adapters call. */
+export function isGuard(value: unknown): value is Guard {
+  return isRecord(value) && typeof value.check === 'function' && typeof value.judgeCall === 'function';
 }
 
 /** A refusal as the stop verdict it becomes when the refusal itself ends the run. */

@@ -3,6 +3,8 @@ import { isFault } from '../guard/verdict.js';
 import { loopMessage } from '../guard/verdict.js';
 import { safeArray, safeRead } from '../utils/read.js';
 import type { CallVerdict, Guard, GuardStep, GuardToolCall, Verdict } from '../types.js';
+import { argumentError, isRecord } from '../utils/validate.js';
+import { isGuard } from './per-run-guard.js';
 
 /** A step as `runAgentLoop` expects it: a {@link GuardStep}, optionally saying whether the agent is done. */
 export interface AgentLoopStep extends GuardStep {
@@ -75,6 +77,11 @@ export interface AgentLoopResult<Step extends AgentLoopStep = AgentLoopStep> {
 export async function runAgentLoop<Step extends AgentLoopStep>(
   options: RunAgentLoopOptions<Step>,
 ): Promise<AgentLoopResult<Step>> {
+  const given: unknown = options;
+  if (!isRecord(given) || typeof given.step !== 'function') {
+    argumentError('runAgentLoop takes { step, guard?, signal?, onVerdict? }, where step is a function that runs one step', isRecord(given) ? given.step : given);
+  }
+  if (given.guard !== undefined && !isGuard(given.guard)) argumentError('runAgentLoop\'s guard is one createGuard() made', given.guard);
   const { step: runStep, signal, onVerdict } = options;
   const guard = options.guard ?? createGuard();
   const steps: Step[] = [];

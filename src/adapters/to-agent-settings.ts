@@ -120,7 +120,8 @@ export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
     const judgements = (prompt !== null && typeof prompt === 'object' ? byPrompt.get(prompt) : undefined) ?? latest;
     if (judgements === undefined || judgements.replay.broken) return undefined;
     const toolCall = safeRead(input, 'toolCall') as AiSdkApprovalToolCall;
-    const call: GuardToolCall = { name: String(safeRead(toolCall, 'toolName')), args: safeRead(toolCall, 'input') };
+    // A name that is not a string is passed on as it is, never converted (a conversion can throw): the guard ignores it.
+    const call: GuardToolCall = { name: safeRead(toolCall, 'toolName') as string, args: safeRead(toolCall, 'input') };
     const verdict = judgements.turn.judge(judgements.replay.guard, call, safeRead(toolCall, 'toolCallId'), (refusal) => onBlock?.(refusal, toolCall));
     return verdict.block ? { type: 'denied', reason: verdict.message } : undefined;
   }

@@ -1,6 +1,18 @@
 import { createGuard } from '../guard/create-guard.js';
 import type { CallVerdict, Guard, GuardStep, GuardToolCall, Verdict } from '../types.js';
 import { loopMessage } from '../guard/verdict.js';
+import { argumentError } from '../utils/validate.js';
+import { isGuard } from './per-run-guard.js';
+
+/** Whether a value can be iterated, with `for await` or `for`. */
+function isIterable(value: unknown): value is Iterable<unknown> | AsyncIterable<unknown> {
+  try {
+    const object = value as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown } | null | undefined;
+    return typeof object?.[Symbol.asyncIterator] === 'function' || typeof object?.[Symbol.iterator] === 'function';
+  } catch {
+    return false;
+  }
+}
 
 /** The steps of a source, as long as the guard lets them through, plus the last verdict. */
 export interface GuardedSteps<Step extends GuardStep> extends AsyncIterable<Step> {
@@ -26,6 +38,8 @@ export function withGuard<Step extends GuardStep>(
   source: Iterable<Step | PromiseLike<Step>> | AsyncIterable<Step>,
   guard: Guard = createGuard(),
 ): GuardedSteps<Step> {
+  if (!isIterable(source)) argumentError('withGuard takes an iterable or async iterable of steps (an array, a generator, a stream)', source);
+  if (!isGuard(guard)) argumentError('withGuard\'s guard is one createGuard() made', guard);
   let verdict: Verdict | undefined;
   async function* guarded(): AsyncGenerator<Step, undefined, undefined> {
     if (Symbol.asyncIterator in source) {

@@ -141,18 +141,213 @@ export function isContentless(text: string): boolean {
 }
 
 /**
- * What kind of answer a call got. JSON (a structured result in canonical form, or text that opens like JSON) is read
- * by its top-level keys, so a record's own words (`"status": "failed"` of an order) never make it a failure; other
- * text by its wording in the first 300 characters.
+ * What kind of answer a call got. A structured result is read from its value's own top-level fields, whatever its
+ * size (see {@link readResultFields}: `reading`); text that opens like JSON by its top-level keys within its first 512
+ * characters, so a record's own words (`"status": "failed"` of an order) never make it a failure; other text by its
+ * wording in the first 300 characters.
  * @param text - a tool's result as text: a string as the tool gave it, or structured data in canonical form
- * @param structured - `text` is the canonical form of structured data, not text the tool wrote
+ * @param reading - for structured data, what its top-level fields say; `undefined` for text the tool wrote
  */
-export function answerKind(text: string, structured: boolean): AnswerKind {
+export function answerKind(text: string, reading: ResultReading | undefined): AnswerKind {
   if (isContentless(text) && !DIGIT.test(bounded(text))) return 'empty';
+  if (reading !== undefined) return reading === 'answer' ? 'answer' : 'failure';
   const head = text.slice(0, FAILURE_WORDING_SCOPE);
   JSON_START.lastIndex = 0;
-  if (structured || JSON_START.test(head)) return jsonReadsAsFailure(text.trimStart()) ? 'failure' : 'answer';
+  if (JSON_START.test(head)) return jsonReadsAsFailure(text.trimStart()) ? 'failure' : 'answer';
   return FAILURE_WORDING.test(head) ? 'failure' : 'answer';
+}
+
+/** What a structured result's top-level fields say: the call failed, it found nothing, or neither. */
+export type ResultReading = 'failure' | 'nothing-found' | 'answer';
+
+/** Top-level keys of a structured result read for {@link readResultFields}: its first this many own keys. */
+export const RESULT_FIELD_SCOPE = 10_000;
+
+/** A field's value that says there is none: `undefined`, `null`, `false`, `0`, `''`, `[]`, `{}`. */
+function isNone(value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === '') return true;
+  if (typeof value !== 'object') return false;
+  try {
+    return Array.isArray(value) ? (value as unknown[]).length === 0 : Object.keys(value).length === 0;
+  } catch {
+    // A revoked proxy or a throwing trap: something is there, unreadable.
+    return false;
+  }
+}
+
+function isEmptyArray(value: unknown): boolean {
+  try {
+    return Array.isArray(value) && (value as unknown[]).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What each top-level key (lower-cased) says when its value is what the function accepts: `failure` that the call
+ * failed, `nothing-found` that it found nothing. The value-side twin of {@link FAILURE_KEYS}.
+ */
+const FIELD_READINGS: Readonly<Record<FailureKey, (value: unknown) => boolean>> = {
+  error: (value) => !isNone(value),
+  errors: (value) => !isNone(value),
+  exception: (value) => !isNone(value),
+  iserror: (value) => value === true,
+  success: (value) => value === false,
+  ok: (value) => value === false,
+  status: (value) => typeof value === 'string' && value.toLowerCase() === 'error',
+  results: isEmptyArray,
+  matches: isEmptyArray,
+  hits: isEmptyArray,
+  items: isEmptyArray,
+  records: isEmptyArray,
+  rows: isEmptyArray,
+  entries: isEmptyArray,
+  documents: isEmptyArray,
+};
+const NOTHING_FOUND_KEYS: ReadonlySet<string> = new Set(['results', 'matches', 'hits', 'items', 'records', 'rows', 'entries', 'documents']);
+
+/**
+ * What a structured result says of the call, read from the value itself rather than from its canonical text, so its
+ * size does not matter: `{ success: false, data: <600 characters> }` is a failure like `{ success: false, data: 'x' }`.
+ * Its own top-level keys (the first {@link RESULT_FIELD_SCOPE}, compared lower-cased) are read as the canonical text's
+ * are: a non-empty `error`, `errors` or `exception`, `isError: true`, `success` or `ok` false, or `status: "error"`
+ * make a failure; otherwise an empty `results`, `matches`, `hits`, `items`, `records`, `rows`, `entries` or
+ * `documents` says nothing was found. Keys of nested values belong to records, not to the answer. An array, a value
+ * with a `toJSON` method, or one whose keys cannot be read is an answer. Never throws: a getter or proxy trap that
+ * throws reads as a value that is not there.
+ * @returns the reading, and the fields that made it (to compare failures by), or `undefined` for an answer's
+ */
+export function readResultFields(value: unknown): { readonly reading: ResultReading; readonly fields: Readonly<Record<string, unknown>> | undefined } {
+  const answer = { reading: 'answer', fields: undefined } as const;
+  if (value === null || typeof value !== 'object') return answer;
+  let keys: string[];
+  try {
+    if (Array.isArray(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return answer;
+    keys = Object.keys(value);
+  } catch {
+    return answer;
+  }
+  const failures: Record<string, unknown> = {};
+  const nothing: Record<string, unknown> = {};
+  let failed = false;
+  let empty = false;
+  for (const key of keys.slice(0, RESULT_FIELD_SCOPE)) {
+    const name = key.toLowerCase();
+    if (!Object.hasOwn(FIELD_READINGS, name)) continue;
+    let field: unknown;
+    try {
+      field = (value as Record<string, unknown>)[key];
+    } catch {
+      continue;
+    }
+    if (!FIELD_READINGS[name as FailureKey](field)) continue;
+    if (NOTHING_FOUND_KEYS.has(name)) {
+      nothing[key] = field;
+      empty = true;
+    } else {
+      failures[key] = field;
+      failed = true;
+    }
+  }
+  if (failed) return { reading: 'failure', fields: failures };
+  return empty ? { reading: 'nothing-found', fields: nothing } : answer;
+}
+
+/**
+ * Longest text blanked whole for {@link volatileBlanked}; of a longer one the first and last half of this are read.
+ * Repeated answers are compared on what they say, and a long output says it in its head and tail: on the project's
+ * traces, reading 2 KB, 4 KB or 16 KB of each answer stops and catches the same runs, and every character read costs
+ * every check.
+ */
+export const VOLATILE_SCOPE = 4_096;
+
+/** A token for a long string or bigint (`#s<length>:<hash>`), looked for where a `#` is. */
+const TOKEN = /#[sn]\d+:[0-9a-f]{28}/y;
+
+/**
+ * Each UTF-16 code unit below 128 by what it is to {@link volatileBlanked}: 1 a letter, 2 `_`, 3 a digit, 4 white
+ * space, 0 anything else. Above 127, only white space (as `\s` reads it) is told apart.
+ */
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, code) => {
+  if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) return 1;
+  if (code === 95) return 2;
+  if (code >= 48 && code <= 57) return 3;
+  return code === 32 || (code >= 9 && code <= 13) ? 4 : 0;
+});
+
+function classOf(code: number): number {
+  if (code < 128) return ASCII_CLASS[code] ?? 0;
+  // The rest of what `\s` matches: no-break and other Unicode spaces, the line and paragraph separators, the BOM.
+  return code === 160 || code === 5760 || (code >= 8192 && code <= 8202) || code === 8232 || code === 8233 || code === 8239 || code === 8287 || code === 12288 || code === 65279
+    ? 4
+    : 0;
+}
+
+/**
+ * An answer with what changes on every call blanked, so two answers compare equal when they differ only there:
+ * every run of letters, digits and `_` that holds a digit (timestamps, durations, counters, ids, sizes, progress
+ * percentages, hashes) and the whitespace around and between such runs become one `0`; other whitespace collapses to
+ * one space. Words, punctuation and the tokens of long strings (`#s<length>:<hash>`) are kept, so a new file name, a
+ * new page or a new error message still differs. An answer without a word free of digits (`42`, `[1,2]`, `-1e+21`,
+ * `0x1f 0x2a`) is kept whole: its numbers are what it says. Of a text longer than {@link VOLATILE_SCOPE} the first and
+ * last halves of that are read. One pass over the characters, no backtracking: linear in what is read.
+ */
+export function volatileBlanked(text: string): string {
+  const read = text.length <= VOLATILE_SCOPE ? text : `${text.slice(0, VOLATILE_SCOPE / 2)}…${text.slice(text.length - VOLATILE_SCOPE / 2)}`;
+  const length = read.length;
+  let out = '';
+  let hasLetter = false;
+  // What comes before the next kept part: 2 a blanked run (which swallows whitespace around it), 1 whitespace.
+  let pending = 0;
+  // Kept characters not yet copied start here: runs of them are copied whole.
+  let from = 0;
+  let at = 0;
+  while (at < length) {
+    const kind = classOf(read.charCodeAt(at));
+    let end = at + 1;
+    if (kind === 0) {
+      TOKEN.lastIndex = at;
+      if (read.charCodeAt(at) === 35 && TOKEN.test(read)) {
+        end = TOKEN.lastIndex;
+        hasLetter = true;
+      }
+    } else if (kind === 4) {
+      while (end < length && classOf(read.charCodeAt(end)) === 4) end++;
+      // A single space between kept parts is kept as it is; anything else is cut out and written later.
+      if (pending !== 0 || end - at !== 1 || read.charCodeAt(at) !== 32) {
+        out += read.slice(from, at);
+        from = end;
+        if (pending === 0) pending = 1;
+      }
+      at = end;
+      continue;
+    } else {
+      let digit = kind === 3;
+      let letter = kind === 1;
+      for (let next = end < length ? classOf(read.charCodeAt(end)) : 0; next >= 1 && next <= 3; next = end < length ? classOf(read.charCodeAt(end)) : 0) {
+        digit ||= next === 3;
+        letter ||= next === 1;
+        end++;
+      }
+      // A word counts as words only without a digit: `1e` of `-1e+21`, `0x1f`, `a3f9` are numbers and ids.
+      hasLetter ||= letter && !digit;
+      if (digit) {
+        // A blanked run swallows the whitespace before it, cut out already or kept as a single space.
+        out += read.slice(from, from < at && read.charCodeAt(at - 1) === 32 && pending === 0 ? at - 1 : at);
+        from = end;
+        pending = 2;
+        at = end;
+        continue;
+      }
+    }
+    if (pending !== 0) {
+      out += pending === 2 ? '0' : ' ';
+      pending = 0;
+    }
+    at = end;
+  }
+  if (!hasLetter) return read;
+  return out + read.slice(from) + (from < length ? '' : pending === 2 ? '0' : pending === 1 ? ' ' : '');
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CustomDetector } from '../types.js';
-import { integer, listOption, optionError, record } from '../utils/validate.js';
+import { argumentError, integer, isRecord, listOption, optionError, record } from '../utils/validate.js';
 import type { Detector, Finding } from './detector.js';
 
 /** Most custom rules: every rule runs on every step. */
@@ -14,8 +14,17 @@ function resolveRules(value: unknown): readonly CustomDetector[] | false {
   return list.length === 0 ? false : Object.freeze(list as CustomDetector[]);
 }
 
-function readStop(result: unknown): Finding<'custom'> | undefined {
-  if (result === null || typeof result !== 'object' || (result as { stop?: unknown }).stop !== true) return undefined;
+/**
+ * What a rule asked for: `undefined` (or `null`) and `{ stop: false }` go on, `{ stop: true, ... }` stops. Anything else
+ * is the rule's author's mistake (a bare `'stop'` or `true`, a `stop` that is not a boolean), refused loudly: taken
+ * for "go on", it would let the loop it was written to catch run on.
+ * @throws TypeError naming the rule and what it returned
+ */
+function readStop(result: unknown, index: number): Finding<'custom'> | undefined {
+  if (result === undefined || result === null) return undefined;
+  const stop = isRecord(result) ? (result as { stop?: unknown }).stop : undefined;
+  if (typeof stop !== 'boolean') argumentError(`custom rule ${String(index)} must return undefined, { stop: false } or { stop: true, code, detail, evidence }`, result);
+  if (!stop) return undefined;
   const { code, detail, evidence } = result as { code?: unknown; detail?: unknown; evidence?: unknown };
   return {
     code: typeof code === 'string' && code !== '' ? code : 'CUSTOM',
@@ -38,8 +47,8 @@ export const custom: Detector<'custom', readonly CustomDetector[], { readonly st
   start: () => ({ stops: 0 }),
   check(state, facts, rules) {
     let stop: Finding<'custom'> | undefined;
-    for (const rule of rules) {
-      const found = readStop(rule(facts.history, facts.step));
+    for (const [index, rule] of rules.entries()) {
+      const found = readStop(rule(facts.history, facts.step), index);
       stop ??= found;
     }
     return stop === undefined ? { state } : { state: { stops: state.stops + 1 }, stop };

@@ -5,6 +5,7 @@
  * detector remembers is in its state, so a detector added to the registry is covered by all of that at once.
  */
 import { expectObject, integerOption } from '../utils/validate.js';
+import type { ResultReading } from './answers.js';
 import type { GuardStep, GuardWarning, JsonValue, StopCodes, StopEvidence, StopReason } from '../types.js';
 
 /** One tool call reduced to comparable facts. */
@@ -12,8 +13,14 @@ export interface CallFacts {
   readonly name: string;
   /** Comparison key of the tool name plus canonical arguments. */
   readonly signature: string;
-  /** `signature` plus the canonical result or error; equals `signature` when neither was supplied. */
+  /** `signature` plus `answer`; equals `signature` when neither a result nor an error was supplied. */
   readonly outcome: string;
+  /**
+   * The comparison key of what the call got (result and error) with what changes on every call blanked (see
+   * `volatileBlanked`): two answers that differ only in timestamps, durations, counters or ids are one answer. `''`
+   * when neither a result nor an error was supplied.
+   */
+  readonly answer: string;
   /** Canonical arguments, shortened for evidence. */
   readonly argsPreview: string;
   /** Length of the canonical arguments. */
@@ -22,16 +29,22 @@ export interface CallFacts {
   readonly resultText: string | undefined;
   /** `resultText` is text the tool wrote (the result was a string), not the canonical form of structured data. */
   readonly resultIsText: boolean;
-  /** The comparison key of the canonical result, as in `outcome`; `''` without a result. */
+  /** The comparison key of the canonical result, exactly; `''` without a result. */
   readonly resultKey: string;
   /** The error as text when the call failed: a string, `name: message` of an error, else its canonical form. */
   readonly errorText: string | undefined;
   /** `errorText` is text (a string, or an error's message), not the canonical form of structured data. */
   readonly errorIsText: boolean;
-  /** The comparison key of the canonical error, as in `outcome`; `''` without an error. */
+  /** The comparison key of the canonical error, exactly; `''` without an error. */
   readonly errorKey: string;
   /** The call carries a non-null `error`. */
   readonly failed: boolean;
+  /** The `tools` option exempts this tool from the loop detectors: they neither count the call nor are reset by it. */
+  readonly exempt: boolean;
+  /** What a structured result's top-level fields say (see `readResultFields`); `undefined` for text or no result. */
+  readonly resultReading: ResultReading | undefined;
+  /** The canonical form of the fields that made `resultReading` a failure or "nothing found"; else `undefined`. */
+  readonly failureForm: string | undefined;
 }
 
 /** Running totals of the figures steps report. */
@@ -69,6 +82,11 @@ export interface StepFacts {
    * last `historyLimit` before this one) nor by an earlier call of this step.
    */
   readonly newOutcomes: readonly boolean[];
+  /**
+   * The calls have not run: `judgeCall` asks whether they would complete a loop, from their names and arguments alone.
+   * A detector that compares answers predicts that such a call gets the answer the same call got before it.
+   */
+  readonly pending: boolean;
   /** Whether an answer key a detector asked the run to remember is new as of this step (see {@link Judgement.remember}). */
   isNewAnswer(key: string): boolean;
   /** The run's comparison key for a text: itself when short, its length and keyed hash when long. */

@@ -30,7 +30,8 @@ const SAVED = record({ stalled: nullable(record({ steps: integer(1), textKey: te
 
 /**
  * Stops after `threshold` consecutive stalled steps with the same normalised text. A step is stalled when none of its
- * tool outcomes is new in the run; a step without tool calls is always stalled.
+ * tool outcomes is new in the run; a step without tool calls is always stalled. Calls of exempt tools do not count,
+ * and a step that made only such calls is skipped.
  */
 export const noProgress: Detector<'no-progress', NoProgressSettings, { readonly stalled: Stalled | null }> = {
   kind: 'no-progress',
@@ -39,7 +40,10 @@ export const noProgress: Detector<'no-progress', NoProgressSettings, { readonly 
   judgesCalls: () => false,
   start: () => ({ stalled: null }),
   check(state, facts, { threshold, warnBefore }) {
-    if (facts.newOutcomes.includes(true)) return { state: { stalled: null } };
+    const { calls } = facts;
+    // Calls of exempt tools are neither progress nor stalling: a step that made only such calls changes nothing.
+    if (calls.length > 0 && calls.every((call) => call.exempt)) return { state };
+    if (facts.newOutcomes.some((isNew, position) => isNew && calls[position]?.exempt !== true)) return { state: { stalled: null } };
     const { stalled } = state;
     const { textKey } = facts;
     const next = stalled?.textKey === textKey ? { ...stalled, steps: stalled.steps + 1 } : { steps: 1, textKey, textPreview: facts.textPreview };

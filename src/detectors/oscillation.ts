@@ -1,4 +1,4 @@
-import { integer, integerOption, list, record, savedError, text } from '../utils/validate.js';
+import { booleanOption, integer, integerOption, list, record, savedError, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
 import { type Detector, optionSection, warnBeforeOption } from './detector.js';
 
@@ -9,6 +9,7 @@ const MAX_PERIOD = 64;
 export interface OscillationSettings {
   readonly maxPeriod: number;
   readonly repeats: number;
+  readonly requireIdenticalResults: boolean;
   readonly warnBefore: number | false;
 }
 
@@ -17,6 +18,8 @@ interface RecentCall {
   readonly name: string;
   readonly signature: string;
   readonly argsPreview: string;
+  /** Its answer key (see `CallFacts.answer`); `''` when answers are not compared. */
+  readonly answer: string;
 }
 
 interface OscillationState {
@@ -29,19 +32,20 @@ interface OscillationState {
 }
 
 function resolveOscillation(value: unknown): OscillationSettings | false {
-  const options = optionSection('oscillation', value, ['maxPeriod', 'repeats', 'warnBefore']);
+  const options = optionSection('oscillation', value, ['maxPeriod', 'repeats', 'requireIdenticalResults', 'warnBefore']);
   if (options === false) return false;
   const defaults = DEFAULT_OPTIONS.oscillation;
   return {
     maxPeriod: integerOption('oscillation.maxPeriod', options.maxPeriod, 2, defaults.maxPeriod, MAX_PERIOD),
     repeats: integerOption('oscillation.repeats', options.repeats, 2, defaults.repeats),
+    requireIdenticalResults: booleanOption('oscillation.requireIdenticalResults', options.requireIdenticalResults, defaults.requireIdenticalResults),
     warnBefore: warnBeforeOption('oscillation.warnBefore', options.warnBefore, defaults.warnBefore),
   };
 }
 
 /** A saved state, checked: its lists must be as long as `maxPeriod` makes them, its counts within the calls seen. */
 function restoreOscillation(saved: unknown, { maxPeriod }: OscillationSettings, path: string): OscillationState {
-  const state = record({ callCount: integer(), recent: list(record({ name: text, signature: text, argsPreview: text })), matched: list(integer()) })(saved, path);
+  const state = record({ callCount: integer(), recent: list(record({ name: text, signature: text, argsPreview: text, answer: text })), matched: list(integer()) })(saved, path);
   const kept = Math.min(state.callCount, maxPeriod);
   if (state.recent.length !== kept) savedError(`${path}.recent`, `an array of ${kept} calls`, state.recent);
   if (state.matched.length !== maxPeriod + 1) savedError(`${path}.matched`, `an array of ${maxPeriod + 1} counts`, state.matched);
@@ -51,8 +55,10 @@ function restoreOscillation(saved: unknown, { maxPeriod }: OscillationSettings, 
 
 /**
  * Stops when the tail of the call sequence is a cycle of 2 to `maxPeriod` calls repeated `repeats` times. For each
- * period p it counts how many calls in a row equal the call p places earlier, so a check costs O(maxPeriod) per call
- * however long the run is. A cycle of one call repeated is `repeatedToolCall`'s case, not this one.
+ * period p it counts how many calls in a row equal the call p places earlier (with `requireIdenticalResults`, with the
+ * same answer too, ignoring what changes on every call), so a check costs O(maxPeriod) per call however long the run
+ * is. A cycle of one call repeated is `repeatedToolCall`'s case, not this one. Before a call runs (`judgeCall`), its
+ * answer is predicted to be the one the call a period earlier got. Calls of exempt tools are left out of the sequence.
  */
 export const oscillation: Detector<'oscillation', OscillationSettings, OscillationState> = {
   kind: 'oscillation',
@@ -60,7 +66,7 @@ export const oscillation: Detector<'oscillation', OscillationSettings, Oscillati
   resolve: resolveOscillation,
   judgesCalls: () => true,
   start: ({ maxPeriod }) => ({ callCount: 0, recent: [], matched: new Array<number>(maxPeriod + 1).fill(0) }),
-  check(state, facts, { maxPeriod, repeats, warnBefore }) {
+  check(state, facts, { maxPeriod, repeats, requireIdenticalResults, warnBefore }) {
     const recent = [...state.recent];
     const matched = [...state.matched];
     /** The cycle the calls so far end in, with at least `cycles` full cycles: the shortest such period, if any. */
@@ -74,18 +80,25 @@ export const oscillation: Detector<'oscillation', OscillationSettings, Oscillati
       return undefined;
     };
     let found: ReturnType<typeof cycleWith>;
+    let counted = 0;
     for (const call of facts.calls) {
+      if (call.exempt) continue;
+      counted++;
+      // A call that has not run is predicted to get the answer it got a period earlier.
+      const answer = requireIdenticalResults && !facts.pending ? call.answer : '';
       for (let period = 2; period <= maxPeriod; period++) {
-        matched[period] = recent[recent.length - period]?.signature === call.signature ? (matched[period] ?? 0) + 1 : 0;
+        const earlier = recent[recent.length - period];
+        const repeated = earlier?.signature === call.signature && (!requireIdenticalResults || facts.pending || earlier.answer === answer);
+        matched[period] = repeated ? (matched[period] ?? 0) + 1 : 0;
       }
-      recent.push({ name: call.name, signature: call.signature, argsPreview: call.argsPreview });
+      recent.push({ name: call.name, signature: call.signature, argsPreview: call.argsPreview, answer });
       if (recent.length > maxPeriod) recent.shift();
       found = cycleWith(repeats) ?? found;
     }
-    const next = { callCount: state.callCount + facts.calls.length, recent, matched };
+    const next = { callCount: state.callCount + counted, recent, matched };
     // Cycles seen from this many on, below `repeats`, warn; one pass through calls is no cycle yet.
     const warnFrom = warnBefore === false ? repeats : Math.max(2, repeats - warnBefore);
-    const forming = found === undefined && facts.calls.length > 0 && warnFrom < repeats ? cycleWith(warnFrom) : undefined;
+    const forming = found === undefined && counted > 0 && warnFrom < repeats ? cycleWith(warnFrom) : undefined;
     const shown = found ?? forming;
     if (shown === undefined) return { state: next };
     const { period, run, cycle } = shown;

@@ -15,11 +15,15 @@ export interface RepeatSettings {
 
 /** The run of identical calls at the end of the call sequence. */
 interface Repeat {
+  /** The calls' signature. */
   readonly key: string;
-  /** What evidence shows of the run's first call, and its outcome to compare the others with. */
-  readonly first: { readonly name: string; readonly argsPreview: string; readonly outcome: string };
+  /** What evidence shows of the run's first call. */
+  readonly first: { readonly name: string; readonly argsPreview: string };
   readonly count: number;
+  /** Whether every call of the run got the answer the call before it got (always, with `requireIdenticalResults`). */
   readonly identicalResults: boolean;
+  /** The answer key (see `CallFacts.answer`) of the run's last call, to compare the next one's with. */
+  readonly answer: string;
   /** Steps holding calls of the run, ascending, the latest {@link MAX_STEP_INDEXES} at most. */
   readonly stepIndexes: readonly number[];
 }
@@ -41,9 +45,10 @@ const SAVED = record({
   run: nullable(
     record({
       key: text,
-      first: record({ name: text, argsPreview: text, outcome: text }),
+      first: record({ name: text, argsPreview: text }),
       count: integer(1),
       identicalResults: flag,
+      answer: text,
       stepIndexes: list(integer(), MAX_STEP_INDEXES),
     }),
   ),
@@ -51,33 +56,40 @@ const SAVED = record({
 
 /**
  * Stops when the run of identical calls at the end of the call sequence reaches `threshold`: same tool and canonical
- * arguments, or the same outcome too with `requireIdenticalResults`. A run that reaches the threshold mid-step counts
- * even if a later call in the step ends it.
+ * arguments (or the same key, under the `tools` option). With `requireIdenticalResults` a call extends the run only
+ * when it got the answer the call before it got, ignoring what changes on every call; a new answer starts the run
+ * again from that call. A run that reaches the threshold mid-step counts even if a later call in the step ends it.
+ *
+ * Before a call runs (`judgeCall`), its answer is predicted to be the one the same call got last: the call that would
+ * make a run of identical answers reach the threshold is refused. Calls of exempt tools neither extend nor break a run.
  */
 export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { readonly run: Repeat | null }> = {
   kind: 'repeated-tool-call',
   option: 'repeatedToolCall',
   resolve: resolveRepeat,
-  // With results compared, a call cannot be judged before its result is in.
-  judgesCalls: ({ requireIdenticalResults }) => !requireIdenticalResults,
+  judgesCalls: () => true,
   start: () => ({ run: null }),
   check(state, facts, { threshold, requireIdenticalResults, ignoreErrors, warnBefore }) {
     let current = state.run;
     let stopped: Repeat | undefined;
     for (const call of facts.calls) {
-      if (ignoreErrors && call.failed) continue;
-      const key = requireIdenticalResults ? call.outcome : call.signature;
-      if (current?.key === key) {
+      if (call.exempt || (ignoreErrors && call.failed)) continue;
+      const key = call.signature;
+      const same = current?.key === key;
+      // A call that has not run is predicted to get the answer the same call got last.
+      const answer = facts.pending ? (same ? (current?.answer ?? '') : '') : call.answer;
+      if (current !== null && same && (!requireIdenticalResults || answer === current.answer)) {
         const { stepIndexes } = current;
         current = {
           ...current,
           count: current.count + 1,
-          identicalResults: current.identicalResults && call.outcome === current.first.outcome,
+          identicalResults: current.identicalResults && answer === current.answer,
+          answer,
           stepIndexes: stepIndexes.at(-1) === facts.index ? stepIndexes : [...stepIndexes.slice(1 - MAX_STEP_INDEXES), facts.index],
         };
       } else {
-        const first = { name: call.name, argsPreview: call.argsPreview, outcome: call.outcome };
-        current = { key, first, count: 1, identicalResults: true, stepIndexes: [facts.index] };
+        const first = { name: call.name, argsPreview: call.argsPreview };
+        current = { key, first, count: 1, identicalResults: true, answer, stepIndexes: [facts.index] };
       }
       if (current.count >= threshold) stopped = current;
     }
@@ -85,7 +97,7 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
     // Runs of this length and longer, below the threshold, warn; a run of one call is no repeat yet.
     const warnFrom = warnBefore === false ? threshold : Math.max(2, threshold - warnBefore);
     if (stopped === undefined) {
-      if (current === null || current.count < warnFrom || current.count >= threshold || facts.calls.length === 0) return { state: next };
+      if (current === null || current.count < warnFrom || current.count >= threshold || !facts.calls.some((call) => !call.exempt)) return { state: next };
       const { first, count, identicalResults, stepIndexes } = current;
       return {
         state: next,
@@ -110,7 +122,7 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
         code: 'REPEATED_TOOL_CALL',
         detail: `The model called "${tool}" ${count} times in a row with the same arguments: ${tool}(${argsPreview}).`,
         evidence: { tool, argsPreview, count, threshold, stepIndexes, identicalResults },
-        message: `Not run: this would be call number ${count} in a row to ${tool}(${argsPreview}) with the same arguments. Use what the earlier calls returned, change the arguments, or try a different tool.`,
+        message: `Not run: this would be call number ${count} in a row to ${tool}(${argsPreview}) with the same arguments${identicalResults ? ', and the calls before it got the same answer each time' : ''}. Use what the earlier calls returned, change the arguments, or try a different tool.`,
       },
     };
   },

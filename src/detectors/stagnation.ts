@@ -94,9 +94,10 @@ function answerOf(call: CallFacts, writeArgsLength: number, keyOf: (text: string
   if (resultText === undefined && errorText === undefined) return { key: call.outcome, shape: '', byCall: true };
   const result = resultText ?? '';
   if (errorText === undefined) {
-    const kind = answerKind(result, !call.resultIsText);
+    const kind = answerKind(result, call.resultReading);
     if (kind === 'failure') {
-      const shape = failureShape(result, call.argsPreview);
+      // A structured failure by the fields that say so, whatever else the value holds.
+      const shape = failureShape(call.failureForm ?? result, call.argsPreview);
       return { key: `${call.resultIsText ? 'a' : 's'}\u0000${keyOf(shape)}`, shape, byCall: false };
     }
     if (kind === 'answer' || call.argsLength >= writeArgsLength) return { key: call.outcome, shape: result, byCall: true };
@@ -186,6 +187,8 @@ export const stagnation: Detector<'stagnation', StagnationSettings, StagnationSt
     let anyNew = false;
     let previous = state.previousSignature;
     for (const [position, call] of calls.entries()) {
+      // Calls of exempt tools are left out, as a step without calls is.
+      if (call.exempt) continue;
       const answer = answerOf(call, writeArgsLength, (text) => facts.keyOf(text));
       let isNew: boolean;
       if (answer.byCall) isNew = fresh[position] === true;

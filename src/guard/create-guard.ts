@@ -20,13 +20,14 @@ import type {
 } from '../types.js';
 import { safeArray, safeRead } from '../utils/read.js';
 import { printable } from '../utils/text.js';
-import { savedError } from '../utils/validate.js';
+import { argumentError, isRecord, savedError } from '../utils/validate.js';
 import { History } from './history.js';
 import { type EnabledDetector, optionsFingerprint, resolveOptions, type ResolvedOptions } from './options.js';
 import { addUsage, type ReadStep, readStep } from './read-step.js';
+import type { ToolRules } from './tools.js';
 import { RunMemory } from './run-memory.js';
 import { Facts, type FactsContext } from './step-facts.js';
-import { readSnapshot, SNAPSHOT_VERSION } from './snapshot.js';
+import { type ClockKind, readSnapshot, SNAPSHOT_VERSION } from './snapshot.js';
 import { verdictOf } from './verdict.js';
 
 /** A detector that is on, with its state in the run so far. */
@@ -55,6 +56,8 @@ interface Run {
   lastVerdict: Verdict | null;
   /** A call the guard would refuse was refused in an earlier step: asking for one again stops the run. */
   blockedBefore: boolean;
+  /** The fields the run's steps had in a shape the guard does not read, warned of once each. */
+  readonly warnedFields: Set<string>;
 }
 
 /** The clock's reading, or 0 when it throws or reads something that is not a finite number. */
@@ -65,6 +68,15 @@ function readClock(now: () => number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * When a restored run started, on the restoring guard's clock. Two guards on `Date.now` share one clock, so the run
+ * keeps its start (time between processes counts, as on any wall clock). Any other pair may not (a frozen clock, or
+ * `performance.now`, whose zero is each process's own): the run goes on from the time it had run when saved.
+ */
+function startOf(restored: { readonly startedAt: number; readonly clock: ClockKind; readonly elapsedMs: number }, now: () => number): number {
+  return restored.clock === 'Date.now' && now === Date.now ? restored.startedAt : readClock(now) - restored.elapsedMs;
 }
 
 function newRun(options: ResolvedOptions, saved?: unknown): Run {
@@ -80,7 +92,7 @@ function newRun(options: ResolvedOptions, saved?: unknown): Run {
     slots,
     history: new History(options.historyLimit, restored?.history),
     totals: restored?.totals ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0, durationMs: 0 },
-    startedAt: restored?.startedAt ?? readClock(options.now),
+    startedAt: restored === undefined ? readClock(options.now) : startOf(restored, options.now),
     hashKey,
     hash: keyedHash(hashKey),
     outcomes: restored?.outcomes ?? new RunMemory(options.historyLimit),
@@ -90,6 +102,7 @@ function newRun(options: ResolvedOptions, saved?: unknown): Run {
     stops: restored?.stops ?? 0,
     lastVerdict: restored?.lastVerdict ?? null,
     blockedBefore: restored?.blockedBefore ?? false,
+    warnedFields: new Set(restored?.warnedFields),
   };
 }
 
@@ -111,11 +124,19 @@ function contextOf(run: Run, now: () => number): FactsContext {
   };
 }
 
-/** Runs every detector over a step's facts; the first stop in priority order wins, every warning is kept. */
+/**
+ * Runs every detector over a step's facts; the first stop in priority order wins, every warning is kept. Fields in
+ * another shape are warned of once per run: recorded on a check, not on a peek.
+ */
 function judge(run: Run, facts: Facts, read: ReadStep, record: boolean): Verdict {
   let reason: StopReason | undefined;
   let finding: Finding | undefined;
   const warnings: GuardWarning[] = [...(read.warnings ?? [])];
+  for (const warning of read.shapes) {
+    if (run.warnedFields.has(warning.field)) continue;
+    warnings.push(warning);
+    if (record) run.warnedFields.add(warning.field);
+  }
   // Every detector sees every step, so its state stays right.
   for (const slot of run.slots) {
     const judgement = slot.detector.check(slot.state, facts, slot.options);
@@ -137,6 +158,7 @@ function judge(run: Run, facts: Facts, read: ReadStep, record: boolean): Verdict
 interface Judged {
   readonly run: Run;
   readonly now: () => number;
+  readonly tools: ToolRules;
 }
 
 /**
@@ -144,15 +166,15 @@ interface Judged {
  * run's detectors: the first stop in priority order, as a refusal, and the states after the calls.
  */
 function judgeCalls(
-  { run, now }: Judged,
+  { run, now, tools }: Judged,
   calls: readonly GuardToolCall[],
   index: number,
   states: readonly unknown[] = run.slots.map((slot) => slot.state),
 ): { verdict: CallVerdict; states: unknown[] } {
   // Name and arguments only: whatever else a caller passed says nothing before the call runs.
   const asked = { toolCalls: calls.map((call) => ({ name: safeRead(call, 'name'), args: safeRead(call, 'args') })) };
-  const read = readStep(asked, run.hash, index);
-  const facts = new Facts(read, index, run.totals, contextOf(run, now));
+  const read = readStep(asked, run.hash, index, tools);
+  const facts = new Facts(read, index, run.totals, contextOf(run, now), true);
   const after = [...states];
   let verdict: CallVerdict = { block: false };
   run.slots.forEach((slot, position) => {
@@ -186,8 +208,12 @@ function persisted(judged: Judged, read: ReadStep, record: boolean): CallVerdict
 }
 
 /** A verdict that did not stop becomes the refusal's stop when the model persisted. */
-function afterRefusals(verdict: Verdict, refusal: CallVerdict | undefined): Verdict {
-  if (verdict.stop || refusal?.block !== true) return verdict;
+function afterRefusals(verdict: Verdict, refusal: CallVerdict | undefined, slots: readonly Slot[]): Verdict {
+  if (refusal?.block !== true) return verdict;
+  // A stop of a detector that comes later in priority gives way: the model that asks again for a refused repeat is
+  // stopped as a repeat however else its step reads (a step whose only call was refused brings nothing new, too).
+  const rank = (reason: string): number => slots.findIndex((slot) => slot.detector.kind === reason);
+  if (verdict.stop && rank(verdict.reason) <= rank(refusal.reason)) return verdict;
   const { reason, code, detail, evidence } = refusal;
   return verdictOf(reason, { code, detail, evidence }, verdict.warnings);
 }
@@ -209,38 +235,41 @@ class LoopGuard implements Guard {
   }
 
   get #judged(): Judged {
-    return { run: this.#run, now: this.#options.now };
+    return { run: this.#run, now: this.#options.now, tools: this.#options.tools };
   }
 
   readonly check = (raw: GuardStep): Verdict => {
+    if (!isRecord(raw)) argumentError('check takes a step, an object such as { toolCalls, text, finishReason, usage }', raw);
     const run = this.#run;
     const index = run.steps++;
-    const read = readStep(raw, run.hash, index);
+    const read = readStep(raw, run.hash, index, this.#options.tools);
     run.history.push(read.step);
     run.totals = addStep(run.totals, read.step);
     run.toolCalls += read.calls.length;
     const facts = new Facts(read, index, run.totals, this.#context(run));
-    const verdict = afterRefusals(judge(run, facts, read, true), persisted(this.#judged, read, true));
+    const verdict = afterRefusals(judge(run, facts, read, true), persisted(this.#judged, read, true), run.slots);
     if (verdict.stop) run.stops++;
     run.lastVerdict = verdict;
     return verdict;
   };
 
   readonly peek = (raw: GuardStep): Verdict => {
+    if (!isRecord(raw)) argumentError('peek takes a step, an object such as { toolCalls, text, finishReason, usage }', raw);
     const run = this.#run;
-    const read = readStep(raw, run.hash, run.steps);
+    const read = readStep(raw, run.hash, run.steps, this.#options.tools);
     const facts = new Facts(read, run.steps, addStep(run.totals, read.step), this.#context(run));
     // Custom rules see the step last in their history, as in a check; it is taken back out whatever they do.
     const takeBack = run.history.push(read.step);
     try {
       const verdict = judge(run, facts, read, false);
-      return verdict.stop ? verdict : afterRefusals(verdict, persisted(this.#judged, read, false));
+      return afterRefusals(verdict, persisted(this.#judged, read, false), run.slots);
     } finally {
       takeBack();
     }
   };
 
   readonly judgeCall = (call: GuardToolCall, earlier: readonly GuardToolCall[] = []): CallVerdict => {
+    if (!isRecord(call)) argumentError('judgeCall takes a tool call, an object such as { name, args }', call);
     const before = safeArray(earlier) as readonly GuardToolCall[];
     const index = this.#run.steps;
     const withCall = judgeCalls(this.#judged, [...before, call], index).verdict;
@@ -258,6 +287,7 @@ class LoopGuard implements Guard {
     let states: readonly unknown[] = judged.run.slots.map((slot) => slot.state);
     return {
       judge: (call) => {
+        if (!isRecord(call)) argumentError('screen().judge takes a tool call, an object such as { name, args }', call);
         const judgement = judgeCalls(judged, [call], index, states);
         if (!judgement.verdict.block) states = judgement.states;
         return judgement.verdict;
@@ -289,9 +319,12 @@ class LoopGuard implements Guard {
       blockedBefore: run.blockedBefore,
       totals: run.totals,
       startedAt: run.startedAt,
+      clock: this.#options.now === Date.now ? 'Date.now' : 'custom',
+      elapsedMs: Math.max(0, readClock(this.#options.now) - run.startedAt),
       hashKey: run.hashKey,
       history: run.history.snapshot().map((step) => toPlainJson(step)),
       memory: { outcomes: run.outcomes.save(), answers: run.answers.save() },
+      warnedFields: [...run.warnedFields].sort(),
       detectors: Object.fromEntries(run.slots.map(({ detector, state }) => [detector.kind, state])),
     };
     // A copy through JSON: plain data, sharing nothing with the guard, which goes on changing.
@@ -309,7 +342,25 @@ class LoopGuard implements Guard {
  * @param registry - the detectors, in priority order
  */
 export function createGuardWith(registry: typeof DETECTORS, options?: unknown, restore?: RestoreOptions): Guard {
-  return new LoopGuard(resolveOptions(options, registry), restore?.snapshot);
+  const resolved = resolveOptions(options, registry);
+  return new LoopGuard(resolved, snapshotOf(restore));
+}
+
+/**
+ * The snapshot in `createGuard`'s second argument, refusing what is not `{ snapshot }`: a snapshot passed as it is,
+ * JSON text, or a misspelt key would otherwise start a fresh guard, and a durable run would never stop.
+ */
+function snapshotOf(restore: unknown): unknown {
+  if (restore === undefined) return undefined;
+  const fix = 'pass { snapshot: guard.snapshot() } (JSON.parse it first if it was stored as text)';
+  if (!isRecord(restore)) argumentError(`createGuard's second argument is { snapshot }: ${fix}`, restore);
+  const keys = Object.keys(restore);
+  if (keys.includes('version') && keys.includes('hashKey')) argumentError(`createGuard's second argument is { snapshot }, not the snapshot itself: ${fix}`, restore);
+  const unknown = keys.find((key) => key !== 'snapshot');
+  if (unknown !== undefined) throw new TypeError(`agent-loopguard: createGuard's second argument has an unknown key "${unknown}": ${fix}.`);
+  const snapshot = restore.snapshot;
+  if (typeof snapshot === 'string') argumentError(`the snapshot is the object guard.snapshot() returned, not JSON text: pass { snapshot: JSON.parse(text) }`, snapshot);
+  return snapshot;
 }
 
 /**

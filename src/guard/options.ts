@@ -2,6 +2,7 @@ import { stableHash } from '../canonical/canonicalize.js';
 import type { Detector } from '../detectors/detector.js';
 import { isSafeInteger } from '../utils/read.js';
 import { expectObject, optionError } from '../utils/validate.js';
+import { resolveTools, type ToolRules, toolsFingerprint } from './tools.js';
 
 /** A detector that is on, with its options after validation. */
 export interface EnabledDetector {
@@ -18,6 +19,8 @@ export interface ResolvedOptions {
   readonly now: () => number;
   /** Steps kept in history; `undefined` keeps every step. */
   readonly historyLimit: number | undefined;
+  /** The `tools` option: per tool name, what makes two calls the same, or that they are exempt. */
+  readonly tools: ToolRules;
 }
 
 function resolveNow(value: unknown): () => number {
@@ -48,7 +51,7 @@ function resolveHistoryLimit(value: unknown): number | undefined {
  * @throws TypeError naming the option path when a value does not fit
  */
 export function resolveOptions(options: unknown, registry: readonly Detector[]): ResolvedOptions {
-  const known = [...registry.map((detector) => detector.option), 'now', 'historyLimit'];
+  const known = [...registry.map((detector) => detector.option), 'tools', 'now', 'historyLimit'];
   const given = options === undefined ? (Object.create(null) as Record<string, unknown>) : expectObject('', options, known);
   const detectors: EnabledDetector[] = [];
   const byOption = new Map<string, EnabledDetector | 'off'>();
@@ -58,14 +61,14 @@ export function resolveOptions(options: unknown, registry: readonly Detector[]):
     if (enabled !== 'off') detectors.push(enabled);
     byOption.set(detector.option, enabled);
   }
-  return { detectors, byOption, now: resolveNow(given.now), historyLimit: resolveHistoryLimit(given.historyLimit) };
+  return { detectors, byOption, now: resolveNow(given.now), historyLimit: resolveHistoryLimit(given.historyLimit), tools: resolveTools(given.tools) };
 }
 
 /**
  * What a snapshot is tied to: each option's path (`oscillation.maxPeriod`) with a short hash of its resolved value,
  * `off` for a detector that is off, `on` for a section with nothing in it. A snapshot keeps this instead of the options
  * themselves, so a restore under other options can name the one that differs. The clock is left out: every process
- * has its own.
+ * has its own. Each tool the `tools` option names is a path of its own (`tools.search`).
  */
 export function optionsFingerprint(options: ResolvedOptions): Readonly<Record<string, string>> {
   const fingerprint: Record<string, string> = {};
@@ -82,6 +85,8 @@ export function optionsFingerprint(options: ResolvedOptions): Readonly<Record<st
       for (const [key, item] of entries) fingerprint[`${name}.${key}`] = stableHash(item).slice(0, 12);
     } else fingerprint[name] = stableHash(value).slice(0, 12);
   }
+  // Only tools the option names: a guard without the option is tied to nothing more than before it existed.
+  for (const [path, hash] of toolsFingerprint(options.tools)) fingerprint[path] = hash;
   return fingerprint;
 }
 

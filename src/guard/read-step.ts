@@ -1,11 +1,70 @@
 import { STEP_CHARACTERS, STEP_VALUES } from '../canonical/form.js';
 import type { TextHash } from '../canonical/hash.js';
 import { StepReader } from '../canonical/step-reader.js';
+import { readResultFields, volatileBlanked } from '../detectors/answers.js';
 import { roundFigure } from '../detectors/budget.js';
 import type { CallFacts } from '../detectors/detector.js';
-import type { GuardStep, GuardToolCall, GuardUsage, InputLimitWarning } from '../types.js';
-import { isFiniteNumber, MAX_ARRAY_ITEMS, type Mutable, readArray, safeRead, usableNumber } from '../utils/read.js';
+import type { GuardStep, GuardToolCall, GuardUsage, InputLimitWarning, InputShapeWarning } from '../types.js';
+import { isFiniteNumber, MAX_ARRAY_ITEMS, type Mutable, readArray, safeArray, safeRead, usableNumber } from '../utils/read.js';
+import { isRecord } from '../utils/validate.js';
 import { NAME_LENGTH, preview } from '../utils/text.js';
+import { identityOf, NO_TOOLS, type ToolRules } from './tools.js';
+
+/** A step's own keys; none for anything that is not an object whose keys can be listed. */
+function keysOf(value: unknown): string[] {
+  try {
+    return isRecord(value) ? Object.keys(value) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Usage figures in other libraries' names, with the name the guard reads them by. */
+const OTHER_USAGE_NAMES: Readonly<Record<string, string>> = {
+  prompt_tokens: 'inputTokens',
+  input_tokens: 'inputTokens',
+  promptTokens: 'inputTokens',
+  completion_tokens: 'outputTokens',
+  output_tokens: 'outputTokens',
+  completionTokens: 'outputTokens',
+  total_tokens: 'totalTokens',
+  cost: 'costUsd',
+};
+const USAGE_NAMES = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
+
+/**
+ * The fields of a step in a shape the guard does not read, with what to pass instead: a caller's mistake that would
+ * otherwise go unseen (the guard reads the rest and stops nothing it cannot see). Each field once, calls as `[]`.
+ * Looks at the step's own keys, each call's, and its usage's: as much work as reading the step.
+ */
+export function shapeWarnings(raw: unknown): InputShapeWarning[] {
+  const found = new Map<string, string>();
+  if (safeRead(raw, 'toolCalls') === undefined) {
+    // Not `toolCalls` itself: one whose reading threw is unreadable, not misspelt.
+    const other = keysOf(raw).find((key) => key !== 'toolCalls' && /^(tool_?calls|calls|tool_?uses)$/i.test(key));
+    if (other !== undefined) found.set(other, 'the guard reads "toolCalls", an array of { name, args, result, error }, so none of these calls was seen');
+  }
+  for (const call of safeArray(safeRead(raw, 'toolCalls'))) {
+    if (typeof safeRead(call, 'name') !== 'string') {
+      if (typeof safeRead(call, 'toolName') === 'string') found.set('toolCalls[].toolName', 'it is an AI SDK step; map it with toGuardStep(step), which reads its calls, results and errors');
+      else if (isRecord(safeRead(call, 'function'))) found.set('toolCalls[].function', 'it is an OpenAI tool call; pass { name: call.function.name, args: JSON.parse(call.function.arguments) }');
+      else found.set('toolCalls[].name', 'a call without a string "name" is not read');
+      continue;
+    }
+    const argumentsKey = safeRead(call, 'args') === undefined ? ['input', 'arguments', 'parameters'].find((key) => safeRead(call, key) !== undefined) : undefined;
+    if (argumentsKey !== undefined) found.set(`toolCalls[].${argumentsKey}`, 'the guard reads a call\'s arguments from "args"');
+    if (safeRead(call, 'result') === undefined && safeRead(call, 'output') !== undefined) found.set('toolCalls[].output', 'the guard reads what a tool returned from "result"');
+  }
+  const usage = safeRead(raw, 'usage');
+  for (const key of keysOf(usage)) {
+    const name = OTHER_USAGE_NAMES[key];
+    if (name !== undefined && Object.hasOwn(OTHER_USAGE_NAMES, key)) found.set(`usage.${key}`, `the guard reads "${name}", so budgets counted nothing of it`);
+    else if (USAGE_NAMES.includes(key) && typeof safeRead(usage, key) === 'string') found.set(`usage.${key}`, 'a number given as text counts for nothing; pass a number');
+  }
+  const text = safeRead(raw, 'text');
+  if (text !== undefined && typeof text !== 'string') found.set('text', 'the guard reads the model\'s text as one string');
+  return [...found].map(([field, fix]) => ({ code: 'INPUT_SHAPE', field, detail: `The step's "${field}" was not read: ${fix}.` }));
+}
 
 /** A step read once: a sanitised copy for history, and the facts detectors compare. */
 export interface ReadStep {
@@ -17,6 +76,8 @@ export interface ReadStep {
   readonly finishReason: string | undefined;
   /** What of the step was not read, when a limit on one step's input was passed. */
   readonly warnings: readonly InputLimitWarning[] | undefined;
+  /** The step's fields in a shape the guard does not read (see {@link shapeWarnings}). */
+  readonly shapes: readonly InputShapeWarning[];
 }
 
 /** What an error says as text: a string as it is, `name: message` of an error (or anything) with a string message. */
@@ -29,17 +90,26 @@ function errorMessage(error: unknown): string | undefined {
 }
 
 /** One call read: its sanitised copy, its facts, and whether the step's budget ran out while it was read. */
-function readCall(raw: unknown, reader: StepReader, stepIndex: number, position: number): { call: GuardToolCall; facts: CallFacts; cut: boolean } | undefined {
+function readCall(
+  raw: unknown,
+  reader: StepReader,
+  stepIndex: number,
+  position: number,
+  tools: ToolRules,
+): { call: GuardToolCall; facts: CallFacts; cut: boolean } | undefined {
   const name = safeRead(raw, 'name');
   if (typeof name !== 'string') return undefined;
   const args = safeRead(raw, 'args');
   const result = safeRead(raw, 'result');
   const error = safeRead(raw, 'error');
   const failed = error !== undefined && error !== null;
+  const rule = tools.get(name);
 
   const cutBefore = reader.truncated;
   const argsForm = reader.form(args);
-  let signature = reader.stringKey(name) + reader.formKey(argsForm);
+  // Under the `tools` option a call may be compared by a key of its arguments; evidence still shows the arguments.
+  const identity = identityOf(rule, args, safeRead);
+  let signature = reader.stringKey(name) + (identity.keyed ? `\u0000k${reader.formKey(reader.form(identity.value))}` : reader.formKey(argsForm));
   // Results and errors are compared with long strings hashed raw; their forms double as the text detectors read.
   const resultForm = result === undefined ? undefined : reader.rawForm(result);
   const errorForm = failed ? reader.rawForm(error) : undefined;
@@ -56,11 +126,21 @@ function readCall(raw: unknown, reader: StepReader, stepIndex: number, position:
     errorIsText = message !== undefined;
     errorText = message ?? errorForm;
   }
+  // A structured result is read from its own top-level fields, whatever its size; its failure fields are what two
+  // failures are compared by.
+  const structured = result !== undefined && typeof result !== 'string' ? readResultFields(result) : undefined;
+  const failureForm = !cut && structured?.fields !== undefined ? reader.rawForm(structured.fields) : undefined;
   const resultKey = resultForm === undefined ? '' : reader.formKey(resultForm);
   const errorKey = errorForm === undefined ? '' : reader.formKey(errorForm);
-  let outcome = signature;
-  if (resultForm !== undefined) outcome += `\u0000r${resultKey}`;
-  if (errorForm !== undefined) outcome += `\u0000e${errorKey}`;
+  // What the call got, as every loop detector compares it: what changes on every call (timestamps, durations,
+  // counters, ids) blanked. The marks keep a result apart from an error; the length keeps where one ends.
+  let answer = '';
+  if (cut) answer = `#${resultKey}\u0000${errorKey}`;
+  else if (resultText !== undefined || errorText !== undefined) {
+    const resultPart = resultText === undefined ? '' : `r${reader.formKey(volatileBlanked(resultText))}`;
+    answer = errorText === undefined ? resultPart : `${String(resultPart.length)}:${resultPart}e${reader.formKey(volatileBlanked(errorText))}`;
+  }
+  const outcome = answer === '' ? signature : `${signature}\u0000${answer}`;
 
   const call: Mutable<GuardToolCall> = { name };
   if (args !== undefined) call.args = args;
@@ -79,7 +159,11 @@ function readCall(raw: unknown, reader: StepReader, stepIndex: number, position:
     errorText,
     errorIsText,
     errorKey,
+    answer,
     failed,
+    exempt: rule?.exempt === true,
+    resultReading: structured?.reading,
+    failureForm,
   };
   return { call, facts, cut };
 }
@@ -119,8 +203,9 @@ export function addUsage(totals: UsageTotals, usage: GuardUsage): void {
  * @param raw - the step as given
  * @param hash - the run's keyed hash for its comparisons
  * @param index - the step's index in the run: a call read only in part is marked with it, so it matches no other
+ * @param tools - the `tools` option: what makes two calls of a tool the same, or that its calls are exempt
  */
-export function readStep(raw: unknown, hash: TextHash, index: number): ReadStep {
+export function readStep(raw: unknown, hash: TextHash, index: number, tools: ToolRules = NO_TOOLS): ReadStep {
   const step: Mutable<GuardStep> = {};
   const calls: CallFacts[] = [];
   const blockedCalls: GuardToolCall[] = [];
@@ -132,7 +217,7 @@ export function readStep(raw: unknown, hash: TextHash, index: number): ReadStep 
     const toolCalls: GuardToolCall[] = [];
     let cutCalls = 0;
     for (const item of rawCalls.items) {
-      const read = readCall(item, reader, index, toolCalls.length);
+      const read = readCall(item, reader, index, toolCalls.length, tools);
       if (read === undefined) continue;
       toolCalls.push(Object.freeze(read.call));
       if (read.cut) cutCalls++;
@@ -178,5 +263,6 @@ export function readStep(raw: unknown, hash: TextHash, index: number): ReadStep 
     blockedCalls,
     finishReason: typeof finishReason === 'string' ? finishReason : undefined,
     warnings: warnings.length === 0 ? undefined : warnings,
+    shapes: shapeWarnings(raw),
   };
 }

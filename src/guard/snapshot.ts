@@ -7,11 +7,15 @@ import { readStep } from './read-step.js';
 import { RunMemory } from './run-memory.js';
 
 /**
- * The snapshot format this version writes and reads. Version 2 came with the hash of the restructured library, totals
- * kept as numbers instead of exact decimal sums, and the run's memory of answers beside the detectors' states: a
- * version 1 snapshot cannot be read, as its keys would never equal new ones.
+ * The snapshot format this version writes and reads. Version 1 was written before the restructured library's hash
+ * and totals; version 2 never left development. Version 3 keys outcomes by answers with what changes on every call
+ * blanked, keeps the run's memory of answers beside the detectors' states and the last answer in the states of
+ * `repeatedToolCall` and `oscillation`: an older snapshot cannot be read, as its keys would never equal new ones.
  */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
+
+/** Which clock a snapshot's times were read from: `Date.now`, shared by every process, or any other. */
+export type ClockKind = 'Date.now' | 'custom';
 
 /** A snapshot after validation: the run-level state, and each detector's saved state still to be read by it. */
 export interface ReadSnapshot {
@@ -22,10 +26,14 @@ export interface ReadSnapshot {
   readonly blockedBefore: boolean;
   readonly totals: RunTotals;
   readonly startedAt: number;
+  readonly clock: ClockKind;
+  /** Wall-clock milliseconds the run had taken when the snapshot was taken. */
+  readonly elapsedMs: number;
   readonly hashKey: HashKey;
   readonly history: readonly GuardStep[];
   readonly outcomes: RunMemory;
   readonly answers: RunMemory;
+  readonly warnedFields: readonly string[];
   readonly detectors: Readonly<Record<string, unknown>>;
 }
 
@@ -43,7 +51,10 @@ const RUN_FIELDS = record({
   blockedBefore: flag,
   totals: record({ inputTokens: amount, outputTokens: amount, totalTokens: amount, costUsd: amount, durationMs: amount }),
   startedAt: finite,
+  clock: (value: unknown, path: string) => (value === 'Date.now' || value === 'custom' ? value : savedError(path, '"Date.now" or "custom"', value)),
+  elapsedMs: amount,
   memory: record({ outcomes: savedArray, answers: savedArray }),
+  warnedFields: list(text),
   detectors: savedObject,
 });
 
@@ -70,7 +81,7 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
   if (!isHashKey(hashKey)) savedError('hashKey', '32 lowercase hexadecimal characters', hashKey);
   const stops = integer(0, steps)(snapshot.stops, 'stops');
   const lastVerdict = readVerdict(snapshot.lastVerdict);
-  const { toolCalls, blockedBefore, totals, startedAt, memory, detectors } = RUN_FIELDS(snapshot, '');
+  const { toolCalls, blockedBefore, totals, startedAt, clock, elapsedMs, memory, warnedFields, detectors } = RUN_FIELDS(snapshot, '');
   const hash = keyedHash(hashKey);
   return {
     steps,
@@ -80,11 +91,14 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
     blockedBefore,
     totals,
     startedAt,
+    clock,
+    elapsedMs,
     hashKey,
     detectors,
     // Read as any step is: whatever does not fit a step is left out, as `check` would have left it out.
     history: history.map((step, index) => readStep(savedObject(step, `history[${index}]`), hash, index).step),
     outcomes: RunMemory.restore(memory.outcomes, options.historyLimit, steps, 'memory.outcomes'),
     answers: RunMemory.restore(memory.answers, options.historyLimit, steps, 'memory.answers'),
+    warnedFields,
   };
 }

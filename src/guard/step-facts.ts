@@ -27,17 +27,20 @@ export class Facts implements StepFacts {
   readonly calls: readonly CallFacts[];
   readonly finishReason: string | undefined;
   readonly totals: RunTotals;
+  readonly pending: boolean;
   readonly #context: FactsContext;
   #normalized: string | undefined;
   #newOutcomes: readonly boolean[] | undefined;
   #elapsedMs: number | undefined;
 
-  constructor(read: ReadStep, index: number, totals: RunTotals, context: FactsContext) {
+  /** @param pending - the calls have not run: `judgeCall` is asking about them */
+  constructor(read: ReadStep, index: number, totals: RunTotals, context: FactsContext, pending = false) {
     this.index = index;
     this.step = read.step;
     this.calls = read.calls;
     this.finishReason = read.finishReason;
     this.totals = totals;
+    this.pending = pending;
     this.#context = context;
   }
 

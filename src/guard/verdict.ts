@@ -5,6 +5,7 @@ import type { Finding } from '../detectors/detector.js';
 import { DETECTORS } from '../detectors/registry.js';
 import type { CallVerdict, GuardWarning, LoopWarning, StopReason, StopVerdict, Verdict } from '../types.js';
 import { printable } from '../utils/text.js';
+import { argumentError, isRecord } from '../utils/validate.js';
 
 /** Warnings with their details escaped as stop details are: a loop warning quotes tool names and arguments. */
 function printableWarnings(warnings: readonly GuardWarning[]): readonly GuardWarning[] {
@@ -88,6 +89,10 @@ function hintOf(verdict: StopVerdict): string {
  * @param verdict - what `check`, `peek` or `judgeCall` returned
  */
 export function explain(verdict: Verdict | CallVerdict): string {
+  const given: unknown = verdict;
+  if (!isRecord(given) || (typeof given.stop !== 'boolean' && typeof given.block !== 'boolean')) {
+    argumentError('explain takes a verdict from check, peek or judgeCall', given);
+  }
   if ('block' in verdict) {
     if (!verdict.block) return 'Allowed.';
     return `Blocked [${printable(verdict.code)}] ${printable(verdict.detail)}\nMessage: ${printable(verdict.message)}`;

@@ -19,6 +19,20 @@ export function describeValue(value: unknown): string {
   return isArray ? 'an array' : `a value of type ${typeof value}`;
 }
 
+/** Throws the error a function raises when its caller passed something it cannot take: what it takes, and what came. */
+export function argumentError(takes: string, value: unknown): never {
+  throw new TypeError(`agent-loopguard: ${takes}, got ${describeValue(value)}.`);
+}
+
+/** Whether a value is an object a function can read fields of: not `null`, not a primitive, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  try {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 /** Throws the one kind of error invalid options raise. */
 export function optionError(path: string, expected: string, value: unknown): never {
   throw new TypeError(`agent-loopguard: option "${path}" must be ${expected}, got ${describeValue(value)}.`);

@@ -419,7 +419,7 @@ describe('toStopWhen across invocations', () => {
 
   it('saves the starting state before any step, refuses a snapshot with a factory, and has nothing to save after a throwing replay', () => {
     const fresh = toStopWhen({});
-    expect(fresh.snapshot()).toMatchObject({ version: 2, steps: 0 });
+    expect(fresh.snapshot()).toMatchObject({ version: 3, steps: 0 });
     expect(() => toStopWhen(() => createGuard(), { snapshot: fresh.snapshot() })).toThrow(
       'toStopWhen takes a snapshot with GuardOptions, not with a guard factory.',
     );

@@ -46,7 +46,7 @@ describe('loadConfig', () => {
     expect(await load('typo.json', JSON.stringify({ maxStep: 3 }))).toEqual({
       error:
         `${at('typo.json')}: unknown option "maxStep" ` +
-        '(known: finishReason, budget, maxSteps, repeatedToolCall, oscillation, noProgress, stagnation, historyLimit).',
+        '(known: finishReason, budget, maxSteps, repeatedToolCall, oscillation, noProgress, stagnation, tools, historyLimit).',
     });
     expect(await load('nested.json', JSON.stringify({ budget: { maxCost: 1 } }))).toEqual({
       error:

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answerKind, answerShape, FAILURE_WORDING_SCOPE, failureShape, isContentless, JSON_KEY_SCOPE } from '../../src/detectors/answers.js';
+import { answerKind, answerShape, FAILURE_WORDING_SCOPE, failureShape, isContentless, JSON_KEY_SCOPE, readResultFields } from '../../src/detectors/answers.js';
+import { canonicalize } from '../../src/index.js';
 import { referenceAnswerShape } from '../support/reference-answer-shape.js';
 
 /** Longest text read whole for a shape or for emptiness; a longer one is read as its first and last half of this. */
@@ -223,27 +224,38 @@ describe('isContentless', () => {
   });
 });
 
+/** What a JSON text reads as when it comes as structured data (its value), or `undefined` when it is not JSON. */
+function asStructured(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return answerKind(canonicalize(value), readResultFields(value).reading);
+}
+
 describe('answerKind', () => {
   describe('empty: no letter and no digit outside markup tags', () => {
     it.each([[''], ['   \n'], ['[]'], ['{}'], ['""'], ['<output></output>'], ['<output>\n</output>'], ['-- . --']])('%j', (text) => {
-      expect(answerKind(text, false)).toBe('empty');
+      expect(answerKind(text, undefined)).toBe('empty');
     });
 
     it('takes structured data that holds nothing as empty too', () => {
-      expect(answerKind('[]', true)).toBe('empty');
-      expect(answerKind('{}', true)).toBe('empty');
+      expect(answerKind('[]', readResultFields([]).reading)).toBe('empty');
+      expect(answerKind('{}', readResultFields({}).reading)).toBe('empty');
     });
 
     it.each([['42'], ['3.5'], ['<returncode>0</returncode><output></output>'], ['[1, 2]']])('a digit is a value, not nothing: %j', (text) => {
-      expect(answerKind(text, false)).toBe('answer');
+      expect(answerKind(text, undefined)).toBe('answer');
     });
 
     it('looks for digits where isContentless looks for letters: the first and last 4 KB', () => {
-      expect(answerKind(`${'.'.repeat(HALF)}7${'.'.repeat(HALF)}`, false)).toBe('empty');
-      expect(answerKind(`${'.'.repeat(HALF - 1)}7${'.'.repeat(HALF + 1)}`, false)).toBe('answer');
-      expect(answerKind(`${'.'.repeat(HALF + 1)}7${'.'.repeat(HALF - 1)}`, false)).toBe('answer');
+      expect(answerKind(`${'.'.repeat(HALF)}7${'.'.repeat(HALF)}`, undefined)).toBe('empty');
+      expect(answerKind(`${'.'.repeat(HALF - 1)}7${'.'.repeat(HALF + 1)}`, undefined)).toBe('answer');
+      expect(answerKind(`${'.'.repeat(HALF + 1)}7${'.'.repeat(HALF - 1)}`, undefined)).toBe('answer');
       // A text of 8 KB or less is read whole.
-      expect(answerKind(`${'.'.repeat(HALF + 10)}7${'.'.repeat(HALF - 11)}`, false)).toBe('answer');
+      expect(answerKind(`${'.'.repeat(HALF + 10)}7${'.'.repeat(HALF - 11)}`, undefined)).toBe('answer');
     });
   });
 
@@ -292,7 +304,7 @@ describe('answerKind', () => {
       ['Request timed out'],
       ['[Errno 2] No such file or directory'],
     ])('%j', (text) => {
-      expect(answerKind(text, false)).toBe('failure');
+      expect(answerKind(text, undefined)).toBe('failure');
     });
 
     it.each([
@@ -313,13 +325,13 @@ describe('answerKind', () => {
       ['known issue'],
       ['invalidate the cache'],
     ])('not %j', (text) => {
-      expect(answerKind(text, false)).toBe('answer');
+      expect(answerKind(text, undefined)).toBe('answer');
     });
 
     it(`reads only the first ${String(FAILURE_WORDING_SCOPE)} characters`, () => {
       const lead = '.'.repeat(FAILURE_WORDING_SCOPE - 'not found'.length);
-      expect(answerKind(`${lead}not found`, false)).toBe('failure');
-      expect(answerKind(`.${lead}not found`, false)).toBe('answer');
+      expect(answerKind(`${lead}not found`, undefined)).toBe('failure');
+      expect(answerKind(`.${lead}not found`, undefined)).toBe('answer');
     });
   });
 
@@ -355,8 +367,8 @@ describe('answerKind', () => {
       ['{"error":null,"ok":false}'],
       ['{"a":{"ok":true},"ok":false}'],
     ])('%j', (text) => {
-      expect(answerKind(text, false)).toBe('failure');
-      expect(answerKind(text, true)).toBe('failure');
+      expect(answerKind(text, undefined)).toBe('failure');
+      expect(asStructured(text) ?? 'failure').toBe('failure');
     });
 
     it.each([
@@ -398,46 +410,47 @@ describe('answerKind', () => {
       ['{"\u017fuccess":false}'],
       ['{"errors_":"x"}'],
     ])('not %j', (text) => {
-      expect(answerKind(text, false)).toBe('answer');
-      expect(answerKind(text, true)).toBe('answer');
+      expect(answerKind(text, undefined)).toBe('answer');
+      expect(asStructured(text) ?? 'answer').toBe('answer');
     });
 
-    it('reads structured data by its keys only, whatever it opens with', () => {
-      expect(answerKind('Map{"error":1}', true)).toBe('answer');
-      expect(answerKind('not found', true)).toBe('answer');
+    it('reads structured data by its fields only, whatever its form says', () => {
+      expect(answerKind('Map{"error":1}', 'answer')).toBe('answer');
+      expect(answerKind('not found', 'answer')).toBe('answer');
+      expect(answerKind('{"fine":true}', 'nothing-found')).toBe('failure');
     });
 
     it('looks for the opening of JSON in the first 300 characters only', () => {
-      expect(answerKind(`${' '.repeat(FAILURE_WORDING_SCOPE - 2)}{"error":"x"}`, false)).toBe('failure');
-      expect(answerKind(`${' '.repeat(FAILURE_WORDING_SCOPE - 1)}{"error":"x"}`, false)).toBe('answer');
-      expect(answerKind(`${' '.repeat(1_000_000)}{"error":"x"}`, false)).toBe('answer');
+      expect(answerKind(`${' '.repeat(FAILURE_WORDING_SCOPE - 2)}{"error":"x"}`, undefined)).toBe('failure');
+      expect(answerKind(`${' '.repeat(FAILURE_WORDING_SCOPE - 1)}{"error":"x"}`, undefined)).toBe('answer');
+      expect(answerKind(`${' '.repeat(1_000_000)}{"error":"x"}`, undefined)).toBe('answer');
     });
 
     it('takes text for prose unless it opens like JSON', () => {
-      expect(answerKind('{not json} not found', false)).toBe('failure');
-      expect(answerKind('{"note": "fine"} not found', false)).toBe('answer');
-      expect(answerKind('[File: x] not found', false)).toBe('failure');
-      expect(answerKind('[-1, "not found"]', false)).toBe('answer');
+      expect(answerKind('{not json} not found', undefined)).toBe('failure');
+      expect(answerKind('{"note": "fine"} not found', undefined)).toBe('answer');
+      expect(answerKind('[File: x] not found', undefined)).toBe('failure');
+      expect(answerKind('[-1, "not found"]', undefined)).toBe('answer');
     });
 
     it(`reads at most ${String(JSON_KEY_SCOPE)} characters for keys`, () => {
       const padding = (length: number): string => `{"a":"${'p'.repeat(length)}",`;
       // `{"a":"` (6) + padding + `",` (2): the key's opening quote at JSON_KEY_SCOPE - 10, its colon inside the scope.
-      expect(answerKind(`${padding(JSON_KEY_SCOPE - 18)}"error":"x"}`, false)).toBe('failure');
-      expect(answerKind(`${padding(JSON_KEY_SCOPE - 8)}"error":"x"}`, false)).toBe('answer');
+      expect(answerKind(`${padding(JSON_KEY_SCOPE - 18)}"error":"x"}`, undefined)).toBe('failure');
+      expect(answerKind(`${padding(JSON_KEY_SCOPE - 8)}"error":"x"}`, undefined)).toBe('answer');
     });
 
     it('counts depth through strings holding braces and escaped quotes', () => {
-      expect(answerKind('{"a":"}{\\"","error":"x"}', false)).toBe('failure');
-      expect(answerKind('{"a":"\\\\","error":"x"}', false)).toBe('failure');
-      expect(answerKind('{"a":{"b":"]"},"error":"x"}', false)).toBe('failure');
+      expect(answerKind('{"a":"}{\\"","error":"x"}', undefined)).toBe('failure');
+      expect(answerKind('{"a":"\\\\","error":"x"}', undefined)).toBe('failure');
+      expect(answerKind('{"a":{"b":"]"},"error":"x"}', undefined)).toBe('failure');
     });
   });
 
   it('reads any text in linear time: a long text of near-misses answers at once', () => {
     fc.assert(
       fc.property(fc.constantFrom('error', '"error":', 'no ', '{"a":', 'not ', '[', '"'), fc.integer({ min: 1, max: 20_000 }), (piece, times) => {
-        expect(['empty', 'failure', 'answer']).toContain(answerKind(piece.repeat(times), false));
+        expect(['empty', 'failure', 'answer']).toContain(answerKind(piece.repeat(times), undefined));
       }),
       { numRuns: 30 },
     );

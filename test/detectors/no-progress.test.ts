@@ -81,8 +81,15 @@ describe('noProgress', () => {
   });
 
   it('an error is part of the outcome', () => {
-    const steps = [tool('a', 1, { error: 'e1' }), tool('a', 1, { error: 'e2' }), tool('a', 1, { error: 'e3' })];
+    const steps = [tool('a', 1, { error: 'disk full' }), tool('a', 1, { error: 'timed out' }), tool('a', 1, { error: 'refused' })];
     expect(firstStop({ threshold: 2 }, steps)).toBe(-1);
+  });
+
+  it('compares outcomes ignoring what changes on every call: an error that differs only in a counter is no news', () => {
+    const retries = [1, 2, 3].map((attempt) => tool('a', 1, { error: `retry ${String(attempt)} of 5 failed after ${String(attempt * 250)} ms` }));
+    expect(firstStop({ threshold: 2 }, retries)).toBe(2);
+    // A result of numbers alone is compared as it is: the numbers are what it says.
+    expect(firstStop({ threshold: 2 }, [tool('a', 1, { result: 1 }), tool('a', 1, { result: 2 }), tool('a', 1, { result: 3 })])).toBe(-1);
   });
 
   it('text-only steps with empty and missing text count as the same text', () => {

@@ -70,10 +70,25 @@ describe('oscillation', () => {
     expect(last).toMatchObject({ stop: true, evidence: { period: 2, repeats: 4 } });
   });
 
-  it('compares calls by name and arguments, not by results', () => {
-    const guard = guardWith();
+  it('compares calls by name and arguments alone with requireIdenticalResults: false (0.1.0)', () => {
+    const guard = guardWith({ requireIdenticalResults: false });
     const verdicts = [1, 2, 3, 4, 5, 6].map((n) => guard.check(tool(n % 2 ? 'a' : 'b', 1, { result: n })));
     expect(verdicts[5]?.stop).toBe(true);
+  });
+
+  it('by default, counts a cycle only while each call gets the answer it got a cycle before', () => {
+    // An edit and a test in turn, the test's output changing: work, not a loop.
+    const working = guardWith();
+    const outputs = ['parser failed', 'lexer failed', 'linker failed', 'passed', 'passed', 'passed'];
+    const worked = outputs.flatMap((output) => [working.check(tool('edit', 1, { result: 'ok' })), working.check(tool('test', 1, { result: output }))]);
+    // Once the output stops changing, the pairs are copies: the third copy in a row stops the run.
+    expect(worked.findIndex((verdict) => verdict.stop)).toBe(11);
+    expect(worked[11]).toMatchObject({ reason: 'oscillation', evidence: { period: 2, repeats: 3 } });
+    expect(firstStop({ requireIdenticalResults: false }, outputs.flatMap((output) => [tool('edit', 1, { result: 'ok' }), tool('test', 1, { result: output })]))).toBe(5);
+    // Only counters changed: the same answers.
+    const stuck = guardWith();
+    const verdicts = [1, 2, 3, 4, 5, 6].map((n) => stuck.check(tool(n % 2 ? 'a' : 'b', 1, { result: `took ${String(n)} ms` })));
+    expect(verdicts.map((verdict) => verdict.stop)).toEqual([false, false, false, false, false, true]);
   });
 
   it('different arguments break the cycle', () => {

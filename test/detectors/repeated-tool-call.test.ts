@@ -100,9 +100,9 @@ describe('repeatedToolCall', () => {
     expect(guard.check(tool('a'))).toMatchObject({ stop: true, evidence: { count: 4 } });
   });
 
-  describe('identicalResults evidence', () => {
+  describe('identicalResults evidence (requireIdenticalResults: false)', () => {
     it('is false when results differ within the run', () => {
-      const guard = guardWith();
+      const guard = guardWith({ requireIdenticalResults: false });
       guard.check(tool('poll', 1, { result: 'pending' }));
       guard.check(tool('poll', 1, { result: 'pending' }));
       expect(guard.check(tool('poll', 1, { result: 'done' }))).toMatchObject({
@@ -112,7 +112,7 @@ describe('repeatedToolCall', () => {
     });
 
     it('is false when one call errs and the others do not', () => {
-      const guard = guardWith();
+      const guard = guardWith({ requireIdenticalResults: false });
       guard.check(tool('a', 1, { result: 'x' }));
       guard.check(tool('a', 1, { result: 'x' }));
       expect(guard.check(tool('a', 1, { result: 'x', error: 'boom' }))).toMatchObject({
@@ -303,7 +303,7 @@ describe('repeatedToolCall warnings', () => {
   });
 
   it('warns only on steps with calls, and says so without "same result" when results differ', () => {
-    const guard = guardWith();
+    const guard = guardWith({ requireIdenticalResults: false });
     guard.check(tool('a', 1, { result: 1 }));
     const warned = guard.check(tool('a', 1, { result: 2 }));
     expect(warned.warnings?.[0]).toMatchObject({ message: expect.not.stringContaining('same result') as unknown, evidence: { identicalResults: false } });

@@ -173,15 +173,15 @@ describe('stagnation on healthy batch work (default guard, maxSteps off)', () =>
 });
 
 describe('stagnation on stuck runs (default guard, maxSteps off)', () => {
-  /** Eight healthy lookups before the run gets stuck: the window of 20 fills with nine new steps, a warning. */
-  const warmUp = run((index) => answered('get_order', { id: orderId(index) }, `Order ${orderId(index)}: shipped`), 8);
+  /** Nine healthy lookups before the run gets stuck: the window of 20 fills with ten new steps, a warning. */
+  const warmUp = run((index) => answered('get_order', { id: orderId(index) }, `Order ${orderId(index)}: shipped`), 9);
 
   it.each(STUCK)('%s: warned, then stopped by stagnation', (_name, steps) => {
     const verdicts = playDefault([...warmUp, ...steps]);
     const stop = verdicts.findIndex((verdict) => verdict.stop);
     expect(verdicts[stop]).toMatchObject({ stop: true, reason: 'stagnation', code: 'STAGNATION' });
-    // At most the eight lookups and the first round of a cycle of five are new: stopped by the 25th step.
-    expect(stop).toBeLessThanOrEqual(24);
+    // At most the nine lookups and the first round of a cycle of five are new: stopped by the 26th step.
+    expect(stop).toBeLessThanOrEqual(25);
     const warned = verdicts.findIndex((verdict) => verdict.warnings?.some((warning) => warning.code === 'LOOP_WARNING' && warning.reason === 'stagnation'));
     expect(warned).toBeGreaterThanOrEqual(0);
     expect(warned).toBeLessThan(stop);

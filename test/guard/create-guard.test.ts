@@ -257,7 +257,7 @@ describe('judgeCall', () => {
       code: 'REPEATED_TOOL_CALL',
       detail: 'The model called "search" 3 times in a row with the same arguments: search({"q":"x"}).',
       message:
-        'Not run: this would be call number 3 in a row to search({"q":"x"}) with the same arguments. Use what the earlier calls returned, change the arguments, or try a different tool.',
+        'Not run: this would be call number 3 in a row to search({"q":"x"}) with the same arguments, and the calls before it got the same answer each time. Use what the earlier calls returned, change the arguments, or try a different tool.',
       evidence: { tool: 'search', argsPreview: '{"q":"x"}', count: 3, threshold: 3, stepIndexes: [0, 1, 2], identicalResults: true },
     });
     expect(guard.judgeCall(call('search', { q: 'y' }))).toEqual({ block: false });
@@ -289,9 +289,25 @@ describe('judgeCall', () => {
   });
 
   it('leaves to the run the detectors that need results, text or usage', () => {
-    const guard = createGuard({ maxSteps: 1, repeatedToolCall: { threshold: 2, requireIdenticalResults: true }, noProgress: { threshold: 2 } });
+    const guard = createGuard({ maxSteps: 1, repeatedToolCall: false, oscillation: false, noProgress: { threshold: 2 } });
     guard.check({ toolCalls: [search] });
     expect(guard.judgeCall(search)).toEqual({ block: false });
+  });
+
+  it('predicts, comparing answers, that a call gets the answer it got last: refused once the calls before it agree', () => {
+    const guard = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 3 } });
+    guard.check(calls(call('search', { q: 'x' }, { result: 'apples, pears' })));
+    guard.check(calls(call('search', { q: 'x' }, { result: 'plums, figs (1 ms)' })));
+    // Two calls, two answers: the second brought something new, so a third would be the second of its run.
+    expect(guard.judgeCall(search)).toEqual({ block: false });
+    // Only a counter changed: the same answer, so the call after it would be the third of the run.
+    expect(guard.check(calls(call('search', { q: 'x' }, { result: 'plums, figs (3 ms)' }))).stop).toBe(false);
+    expect(guard.judgeCall(search)).toMatchObject({ block: true, evidence: { count: 3, stepIndexes: [1, 2, 3], identicalResults: true } });
+    // With answers ignored, the 0.1.0 rule: the third identical call is refused whatever came back.
+    const old = createGuard({ ...ALL_OFF, repeatedToolCall: { threshold: 3, requireIdenticalResults: false } });
+    old.check(calls(call('search', { q: 'x' }, { result: 'apples, pears' })));
+    old.check(calls(call('search', { q: 'x' }, { result: 'plums, figs' })));
+    expect(old.judgeCall(search)).toMatchObject({ block: true, evidence: { count: 3, identicalResults: false } });
   });
 });
 

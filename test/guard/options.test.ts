@@ -103,9 +103,9 @@ describe('resolving options', () => {
   it('leaves DEFAULT_OPTIONS as documented and frozen', () => {
     expect(DEFAULT_OPTIONS).toEqual({
       maxSteps: 50,
-      repeatedToolCall: { threshold: 3, requireIdenticalResults: false, ignoreErrors: false, warnBefore: 1 },
-      stagnation: { window: 20, maxNew: 8, writeArgsLength: 70, warnBefore: 1 },
-      oscillation: { maxPeriod: 3, repeats: 3, warnBefore: 1 },
+      repeatedToolCall: { threshold: 3, requireIdenticalResults: true, ignoreErrors: false, warnBefore: 1 },
+      stagnation: { window: 20, maxNew: 9, writeArgsLength: 70, warnBefore: 1 },
+      oscillation: { maxPeriod: 3, repeats: 3, requireIdenticalResults: true, warnBefore: 1 },
       noProgress: { threshold: 3, warnBefore: 1 },
       finishReason: { terminal: ['stop', 'length', 'content-filter', 'error'], otherPolicy: 'stop-if-text-only' },
     });

@@ -135,7 +135,7 @@ interface RecordedCall {
   readonly name: string;
   /** The tool name plus the canonical arguments. */
   readonly signature: string;
-  /** The signature plus the canonical result and error, each only when given. */
+  /** The signature plus the answer (what changes on every call blanked). */
   readonly outcome: string;
   readonly argsPreview: string;
   /** The call has an error that is neither `null` nor `undefined`. */
@@ -151,6 +151,28 @@ interface RecordedCall {
   readonly errorText: string | undefined;
   /** The error was a string, or had a string message. */
   readonly errorIsText: boolean;
+  /**
+   * The answer as repeats compare it: the result and error texts with what changes on every call blanked (see
+   * {@link blankVolatile}), `''` for a call that reports neither.
+   */
+  readonly answer: string;
+  /** The call has not run (a refused call, judged again): its answer is predicted, not compared. */
+  readonly pending?: boolean;
+}
+
+/**
+ * The README's "same answer, ignoring what changes on every call": a text without a word free of digits as it is; every
+ * run of letters, digits and `_` holding a digit, with the whitespace around and between such runs, becomes one `0`,
+ * other whitespace one space, and a long-string token stays whole. Of a text past 4,096 characters, the first and
+ * last 2,048 are read.
+ */
+export function blankVolatile(text: string): string {
+  const read = text.length <= 4_096 ? text : `${text.slice(0, 2_048)}…${text.slice(-2_048)}`;
+  // Numbers and ids alone (no word without a digit, no long-string token) are compared as they are.
+  const words = read.match(/[A-Za-z0-9_]+/g) ?? [];
+  if (!words.some((word) => /[A-Za-z]/.test(word) && !/[0-9]/.test(word)) && !/#[sn][0-9]+:[0-9a-f]{28}/.test(read)) return read;
+  const marked = read.replace(/#[sn][0-9]+:[0-9a-f]{28}|[A-Za-z0-9_]+/g, (word) => (word.startsWith('#') || !/[0-9]/.test(word) ? word : '\uE000'));
+  return marked.replace(/[\s\uE000]+/g, (run) => (run.includes('\uE000') ? '0' : ' '));
 }
 
 /** What the README says an error reads as: a string as it is, else `name: message` when it has a string message. */
@@ -191,12 +213,14 @@ function recordCall(raw: unknown, stepIndex: number): { call: GuardToolCall; rec
   const argsForm = canonicalize(args);
   // JSON arrays keep the parts apart whatever characters they hold; `null` marks a part that was not given.
   const signature = JSON.stringify([name, argsForm]);
-  const outcome = JSON.stringify([
-    name,
-    argsForm,
-    result === undefined ? null : canonicalize(result),
-    failed ? canonicalize(error) : null,
-  ]);
+  const resultText = result === undefined ? undefined : typeof result === 'string' ? result : canonicalize(result);
+  const errorText = failed ? (errorMessage(error) ?? canonicalize(error)) : undefined;
+  const answer =
+    resultText === undefined && errorText === undefined
+      ? ''
+      : JSON.stringify([resultText === undefined ? null : blankVolatile(resultText), errorText === undefined ? null : blankVolatile(errorText)]);
+  // The call and what it got, what changes on every call aside.
+  const outcome = JSON.stringify([name, argsForm, answer]);
   const call: { name: string; args?: unknown; result?: unknown; error?: unknown; blocked?: boolean } = { name };
   if (args !== undefined) call.args = args;
   if (result !== undefined) call.result = result;
@@ -212,10 +236,11 @@ function recordCall(raw: unknown, stepIndex: number): { call: GuardToolCall; rec
       failed,
       stepIndex,
       argsLength: argsForm.length,
-      resultText: result === undefined ? undefined : typeof result === 'string' ? result : canonicalize(result),
+      resultText,
       resultIsText: typeof result === 'string',
-      errorText: failed ? (errorMessage(error) ?? canonicalize(error)) : undefined,
+      errorText,
       errorIsText: failed && errorMessage(error) !== undefined,
+      answer,
     },
   };
 }
@@ -323,7 +348,7 @@ interface BudgetRule {
 interface ReferenceOptions {
   readonly maxSteps: number | false;
   readonly repeatedToolCall: { threshold: number; requireIdenticalResults: boolean; ignoreErrors: boolean; warnBefore: number | false } | false;
-  readonly oscillation: { maxPeriod: number; repeats: number; warnBefore: number | false } | false;
+  readonly oscillation: { maxPeriod: number; repeats: number; requireIdenticalResults: boolean; warnBefore: number | false } | false;
   readonly noProgress: { threshold: number; warnBefore: number | false } | false;
   readonly stagnation: { window: number; maxNew: number; writeArgsLength: number; warnBefore: number | false } | false;
   readonly finishReason: { terminal: readonly string[]; otherPolicy: OtherPolicy } | false;
@@ -358,22 +383,27 @@ function readOptions(options: GuardOptions): ReferenceOptions {
         ? false
         : {
             threshold: repeated?.threshold ?? 3,
-            requireIdenticalResults: repeated?.requireIdenticalResults ?? false,
+            requireIdenticalResults: repeated?.requireIdenticalResults ?? true,
             ignoreErrors: repeated?.ignoreErrors ?? false,
             warnBefore: repeated?.warnBefore ?? 1,
           },
     oscillation:
       oscillation === false
         ? false
-        : { maxPeriod: oscillation?.maxPeriod ?? 3, repeats: oscillation?.repeats ?? 3, warnBefore: oscillation?.warnBefore ?? 1 },
+        : {
+            maxPeriod: oscillation?.maxPeriod ?? 3,
+            repeats: oscillation?.repeats ?? 3,
+            requireIdenticalResults: oscillation?.requireIdenticalResults ?? true,
+            warnBefore: oscillation?.warnBefore ?? 1,
+          },
     noProgress: noProgress === false ? false : { threshold: noProgress?.threshold ?? 3, warnBefore: noProgress?.warnBefore ?? 1 },
     stagnation:
       stagnation === false
         ? false
         : {
             window: stagnation?.window ?? 20,
-            // The default, 8, stays below a smaller window.
-            maxNew: stagnation?.maxNew ?? Math.min(8, (stagnation?.window ?? 20) - 1),
+            // The default, 9, stays below a smaller window.
+            maxNew: stagnation?.maxNew ?? Math.min(9, (stagnation?.window ?? 20) - 1),
             writeArgsLength: stagnation?.writeArgsLength ?? 70,
             warnBefore: stagnation?.warnBefore ?? 1,
           },
@@ -520,21 +550,32 @@ function maxStepsFinding(limit: number, index: number): Finding | undefined {
 /** Evidence lists the latest 100 step indexes at most. */
 const STEP_INDEXES_KEPT = (): number => 100;
 
-/** How many entries in a row, ending at `end`, share the key of the entry at `end`. */
-function runLengthAt<T>(sequence: readonly T[], end: number, key: (item: T) => string): number {
-  const last = sequence[end];
-  if (last === undefined) return 0;
+/**
+ * How many calls in a row, ending at `end`, are one repeat: each with the signature of the one before it and, with
+ * `requireIdenticalResults`, its answer too (a call that has not run is predicted to get the answer the call before it
+ * got).
+ */
+function runLengthAt(sequence: readonly RecordedCall[], end: number, requireIdenticalResults: boolean): number {
+  if (sequence[end] === undefined) return 0;
   let start = end;
-  while (start > 0 && key(sequence[start - 1] as T) === key(last)) start--;
+  while (start > 0 && extendsRepeat(sequence[start - 1], sequence[start], requireIdenticalResults)) start--;
   return end - start + 1;
 }
 
-function repeatedToolCallSequence(
-  options: { requireIdenticalResults: boolean; ignoreErrors: boolean },
-  sequence: readonly RecordedCall[],
-): { calls: RecordedCall[]; key: (call: RecordedCall) => string } {
-  const calls = sequence.filter((call) => !(options.ignoreErrors && call.failed));
-  return { calls, key: (call) => (options.requireIdenticalResults ? call.outcome : call.signature) };
+/** Whether a call carries on the repeat of the call before it. */
+function extendsRepeat(before: RecordedCall | undefined, call: RecordedCall | undefined, requireIdenticalResults: boolean): boolean {
+  if (before === undefined || call === undefined) return false;
+  if (before.signature !== call.signature) return false;
+  return !requireIdenticalResults || call.pending === true || before.answer === call.answer;
+}
+
+function repeatedToolCallSequence(options: { ignoreErrors: boolean }, sequence: readonly RecordedCall[]): RecordedCall[] {
+  return sequence.filter((call) => !(options.ignoreErrors && call.failed));
+}
+
+/** Whether every call of a run got the answer the call before it got. */
+function identicalAnswers(run: readonly RecordedCall[]): boolean {
+  return run.every((entry, position) => position === 0 || entry.pending === true || entry.answer === run[position - 1]?.answer);
 }
 
 /** The repeat finding for the run of `count` calls ending at `position`. */
@@ -542,7 +583,7 @@ function repeatFinding(calls: readonly RecordedCall[], position: number, count: 
   const run = calls.slice(position - count + 1, position + 1);
   const [first] = run as [RecordedCall];
   const stepIndexes = [...new Set(run.map((entry) => entry.stepIndex))].slice(-STEP_INDEXES_KEPT());
-  const identicalResults = run.every((entry) => entry.outcome === first.outcome);
+  const identicalResults = identicalAnswers(run);
   return {
     code: 'REPEATED_TOOL_CALL',
     detail: `The model called "${first.name}" ${String(count)} times in a row with the same arguments: ${first.name}(${first.argsPreview}).`,
@@ -555,62 +596,66 @@ function repeatedToolCallFinding(
   sequence: readonly RecordedCall[],
   index: number,
 ): Finding | undefined {
-  const { calls, key } = repeatedToolCallSequence(options, sequence);
+  const calls = repeatedToolCallSequence(options, sequence);
   const { threshold } = options;
   let found: Finding | undefined;
   // Judged after each call of this step that is in the sequence; the last moment the run is long enough is reported.
   calls.forEach((call, position) => {
     if (call.stepIndex !== index) return;
-    const count = runLengthAt(calls, position, key);
+    const count = runLengthAt(calls, position, options.requireIdenticalResults);
     if (count >= threshold) found = repeatFinding(calls, position, count, threshold);
   });
   return found;
 }
 
 /**
- * The smallest period `p` for which the calls up to `end` finish with `repeats` copies of their last `p` calls, those
- * `p` not all one call.
+ * Whether a call repeats the call a cycle before it: the same signature and, with `requireIdenticalResults`, the same
+ * answer (a call that has not run is predicted to get it).
  */
-function cycleAt(calls: readonly RecordedCall[], end: number, maxPeriod: number, repeats: number): number | undefined {
+function repeatsCall(call: RecordedCall | undefined, earlier: RecordedCall | undefined, requireIdenticalResults: boolean): boolean {
+  if (call === undefined || earlier === undefined) return false;
+  if (call.signature !== earlier.signature) return false;
+  return !requireIdenticalResults || call.pending === true || earlier.pending === true || call.answer === earlier.answer;
+}
+
+/** How many calls in a row, ending at `end`, repeat the call `period` places before them. */
+function matchedRun(calls: readonly RecordedCall[], end: number, period: number, requireIdenticalResults: boolean): number {
+  let run = 0;
+  while (end - run - period >= 0 && repeatsCall(calls[end - run], calls[end - run - period], requireIdenticalResults)) run++;
+  return run;
+}
+
+/**
+ * The smallest period `p` for which the calls up to `end` finish with `repeats` copies of their last `p` calls (each
+ * call repeating the one `p` before it), those `p` not all one call.
+ */
+function cycleAt(calls: readonly RecordedCall[], end: number, maxPeriod: number, repeats: number, requireIdenticalResults: boolean): number | undefined {
   for (let period = 2; period <= maxPeriod; period++) {
-    const start = end + 1 - period * repeats;
-    if (start < 0) continue;
+    if (end + 1 - period * repeats < 0) continue;
     const cycle = calls.slice(end + 1 - period, end + 1).map((call) => call.signature);
     if (cycle.every((signature) => signature === cycle[0])) continue;
-    let copies = true;
-    for (let position = start; position <= end; position++) {
-      if (calls[position]?.signature !== cycle[(position - start) % period]) copies = false;
-    }
-    if (copies) return period;
+    if (matchedRun(calls, end, period, requireIdenticalResults) >= period * (repeats - 1)) return period;
   }
   return undefined;
 }
 
 /** Full copies of the last `period` calls found at the end of the calls up to `end`. */
-function fullCycles(calls: readonly RecordedCall[], end: number, period: number): number {
-  let cycles = 1;
-  for (;;) {
-    const start = end + 1 - period * (cycles + 1);
-    if (start < 0) return cycles;
-    for (let offset = 0; offset < period; offset++) {
-      if (calls[start + offset]?.signature !== calls[end + 1 - period + offset]?.signature) return cycles;
-    }
-    cycles++;
-  }
+function fullCycles(calls: readonly RecordedCall[], end: number, period: number, requireIdenticalResults: boolean): number {
+  return Math.floor(matchedRun(calls, end, period, requireIdenticalResults) / period) + 1;
 }
 
 function oscillationFinding(
-  options: { maxPeriod: number; repeats: number },
+  options: { maxPeriod: number; repeats: number; requireIdenticalResults: boolean },
   calls: readonly RecordedCall[],
   index: number,
 ): Finding | undefined {
   let found: Finding | undefined;
   calls.forEach((call, position) => {
     if (call.stepIndex !== index) return;
-    const period = cycleAt(calls, position, options.maxPeriod, options.repeats);
+    const period = cycleAt(calls, position, options.maxPeriod, options.repeats, options.requireIdenticalResults);
     if (period === undefined) return;
     const cycle = calls.slice(position + 1 - period, position + 1).map((entry) => `${entry.name}(${entry.argsPreview})`);
-    const seen = fullCycles(calls, position, period);
+    const seen = fullCycles(calls, position, period, options.requireIdenticalResults);
     found = {
       code: 'OSCILLATION',
       detail: `The last ${String(seen * period)} tool calls cycle through the same ${String(period)} calls ${String(seen)} times: ${cycle.join(' → ')}.`,
@@ -654,13 +699,13 @@ function repeatedToolCallWarning(
   current: RecordedStep,
 ): GuardWarning | undefined {
   if (options.warnBefore === false || current.calls.length === 0) return undefined;
-  const { calls, key } = repeatedToolCallSequence(options, sequence);
-  const count = runLengthAt(calls, calls.length - 1, key);
+  const calls = repeatedToolCallSequence(options, sequence);
+  const count = runLengthAt(calls, calls.length - 1, options.requireIdenticalResults);
   const { threshold } = options;
   if (count < Math.max(2, threshold - options.warnBefore) || count >= threshold) return undefined;
   const run = calls.slice(-count);
   const [first] = run as [RecordedCall];
-  const identicalResults = run.every((entry) => entry.outcome === first.outcome);
+  const identicalResults = identicalAnswers(run);
   const stepIndexes = [...new Set(run.map((entry) => entry.stepIndex))].slice(-STEP_INDEXES_KEPT());
   return loopWarning(
     'repeated-tool-call',
@@ -672,7 +717,7 @@ function repeatedToolCallWarning(
 }
 
 function oscillationWarning(
-  options: { maxPeriod: number; repeats: number; warnBefore: number | false },
+  options: { maxPeriod: number; repeats: number; requireIdenticalResults: boolean; warnBefore: number | false },
   calls: readonly RecordedCall[],
   current: RecordedStep,
 ): GuardWarning | undefined {
@@ -680,10 +725,10 @@ function oscillationWarning(
   const warnFrom = Math.max(2, options.repeats - options.warnBefore);
   if (warnFrom >= options.repeats) return undefined;
   const end = calls.length - 1;
-  const period = cycleAt(calls, end, options.maxPeriod, warnFrom);
+  const period = cycleAt(calls, end, options.maxPeriod, warnFrom, options.requireIdenticalResults);
   if (period === undefined) return undefined;
   const labels = calls.slice(end + 1 - period).map((entry) => `${entry.name}(${entry.argsPreview})`);
-  const seen = fullCycles(calls, end, period);
+  const seen = fullCycles(calls, end, period, options.requireIdenticalResults);
   const tail = `the same ${String(period)} calls ${String(seen)} times in a row: ${labels.join(' → ')}`;
   return loopWarning(
     'oscillation',
@@ -712,23 +757,33 @@ function noProgressWarning(options: { threshold: number; warnBefore: number | fa
  * name and arguments alone, as a call whose result is not in yet.
  */
 function refusal(settings: ReferenceOptions, sequence: readonly RecordedCall[], call: RecordedCall): Finding | undefined {
-  // Without a result or an error, the outcome is the call itself.
-  const outcome = JSON.stringify([...(JSON.parse(call.signature) as [string, string]), null, null]);
-  const untried: RecordedCall = { ...call, outcome, failed: false, resultText: undefined, resultIsText: false, errorText: undefined, errorIsText: false };
+  // Without a result or an error, the outcome is the call itself; its answer is predicted, never compared.
+  const outcome = JSON.stringify([...(JSON.parse(call.signature) as [string, string]), '']);
+  const untried: RecordedCall = {
+    ...call,
+    outcome,
+    failed: false,
+    resultText: undefined,
+    resultIsText: false,
+    errorText: undefined,
+    errorIsText: false,
+    answer: '',
+    pending: true,
+  };
   const repeated = settings.repeatedToolCall;
-  if (repeated !== false && !repeated.requireIdenticalResults) {
-    const { calls, key } = repeatedToolCallSequence(repeated, [...sequence, untried]);
-    const count = runLengthAt(calls, calls.length - 1, key);
+  if (repeated !== false) {
+    const calls = repeatedToolCallSequence(repeated, [...sequence, untried]);
+    const count = runLengthAt(calls, calls.length - 1, repeated.requireIdenticalResults);
     if (count >= repeated.threshold) return repeatFinding(calls, calls.length - 1, count, repeated.threshold);
   }
   const oscillation = settings.oscillation;
   if (oscillation === false) return undefined;
   const calls = [...sequence, untried];
   const end = calls.length - 1;
-  const period = cycleAt(calls, end, oscillation.maxPeriod, oscillation.repeats);
+  const period = cycleAt(calls, end, oscillation.maxPeriod, oscillation.repeats, oscillation.requireIdenticalResults);
   if (period === undefined) return undefined;
   const cycle = calls.slice(end + 1 - period).map((entry) => `${entry.name}(${entry.argsPreview})`);
-  const seen = fullCycles(calls, end, period);
+  const seen = fullCycles(calls, end, period, oscillation.requireIdenticalResults);
   return {
     code: 'OSCILLATION',
     detail: `The last ${String(seen * period)} tool calls cycle through the same ${String(period)} calls ${String(seen)} times: ${cycle.join(' → ')}.`,
@@ -766,6 +821,9 @@ function isNone(value: unknown): boolean {
 }
 
 const isEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length === 0;
+
+/** The keys whose empty list says nothing was found, rather than that the call failed. */
+const FAILURE_KEYS_OF_LISTS = new Set(['results', 'matches', 'hits', 'items', 'records', 'rows', 'entries', 'documents']);
 
 /** Top-level keys (lower-cased) that make a JSON answer a failure, given what their value says. */
 const FAILURE_KEYS: Readonly<Record<string, (value: unknown) => boolean>> = {
@@ -808,6 +866,16 @@ function answerKindOf(text: string, structured: boolean): 'empty' | 'failure' | 
   return FAILURE_PHRASES.some((phrase) => phrase.test(head)) ? 'failure' : 'answer';
 }
 
+/**
+ * The canonical text of a structured failure's telling fields: those that say it failed, or, when none does, those
+ * that say it found nothing.
+ */
+function failureFields(json: string): string {
+  const entries = Object.entries(JSON.parse(json) as Record<string, unknown>).filter(([key, item]) => FAILURE_KEYS[key.toLowerCase()]?.(item) === true);
+  const failed = entries.filter(([key]) => !FAILURE_KEYS_OF_LISTS.has(key.toLowerCase()));
+  return canonicalize(Object.fromEntries(failed.length > 0 ? failed : entries));
+}
+
 /** The words of the arguments' preview, keys and escapes aside: what a failure may echo back. */
 function argumentWords(argsPreview: string): Set<string> {
   const withoutKeys = argsPreview.replace(/"(?:[^"\\\n]|\\.)*":/g, ' ');
@@ -829,7 +897,8 @@ function answerOf(call: RecordedCall, writeArgsLength: number): { key: string; s
     // A failure by its shape, whatever the call; an answer with the call; an empty answer to a long call (a write)
     // with the call, to a short one as it is.
     if (kind === 'failure') {
-      const shape = failureShape(result, call.argsPreview);
+      // Structured data by the top-level fields that say so, whatever else it holds.
+      const shape = failureShape(call.resultIsText ? result : failureFields(result), call.argsPreview);
       return { key: `${call.resultIsText ? 'text' : 'data'} failure ${shape}`, shape };
     }
     if (kind === 'answer' || call.argsLength >= writeArgsLength) return { key: `outcome ${call.outcome}`, shape: result };
@@ -983,20 +1052,16 @@ function repeatedToolCallState(
   options: { threshold: number; requireIdenticalResults: boolean; ignoreErrors: boolean },
   sequence: readonly RecordedCall[],
 ): JsonValue {
-  const { calls, key } = repeatedToolCallSequence(options, sequence);
+  const calls = repeatedToolCallSequence(options, sequence);
   const last = calls.length - 1;
-  const count = runLengthAt(calls, last, key);
+  const count = runLengthAt(calls, last, options.requireIdenticalResults);
   return { tool: calls[last]?.name ?? null, count, threshold: options.threshold };
 }
 
-function oscillationState(options: { maxPeriod: number; repeats: number }, calls: readonly RecordedCall[]): JsonValue {
+function oscillationState(options: { maxPeriod: number; repeats: number; requireIdenticalResults: boolean }, calls: readonly RecordedCall[]): JsonValue {
   let longestMatch = 0;
-  for (let period = 2; period <= options.maxPeriod; period++) {
-    // Calls in a row, up to the latest, equal to the call `period` places before them.
-    let matched = 0;
-    for (let at = calls.length - 1; at - period >= 0 && calls[at]?.signature === calls[at - period]?.signature; at--) matched++;
-    longestMatch = Math.max(longestMatch, matched);
-  }
+  // Calls in a row, up to the latest, repeating the call `period` places before them.
+  for (let period = 2; period <= options.maxPeriod; period++) longestMatch = Math.max(longestMatch, matchedRun(calls, calls.length - 1, period, options.requireIdenticalResults));
   return { maxPeriod: options.maxPeriod, repeats: options.repeats, longestMatch };
 }
 
