@@ -120,6 +120,7 @@ function jsonReadsAsFailure(json: string): boolean {
 }
 
 const LETTER = /[A-Za-z]/;
+const ASCII_WORD = /^[A-Za-z]+$/;
 const DIGIT = /\d/;
 // A markup tag's name: a letter, then up to 63 word characters or hyphens, then `>`.
 const TAG = /<\/?[A-Za-z][\w-]{0,63}>/g;
@@ -232,7 +233,8 @@ export function readResultFields(value: unknown): { readonly reading: ResultRead
   let failed = false;
   let empty = false;
   for (const key of keys.slice(0, RESULT_FIELD_SCOPE)) {
-    const name = key.toLowerCase();
+    // ASCII letters only, as in text: the Kelvin sign would lower-case to "k" and make "oK" read as "ok".
+    const name = ASCII_WORD.test(key) ? key.toLowerCase() : '';
     if (!Object.hasOwn(FIELD_READINGS, name)) continue;
     let field: unknown;
     try {

@@ -19,6 +19,15 @@ function keysOf(value: unknown): string[] {
   }
 }
 
+/** Whether a value is an array; `undefined` when that cannot be told (a revoked proxy). */
+function isArray(value: unknown): boolean | undefined {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Usage figures in other libraries' names, with the name the guard reads them by. */
 const OTHER_USAGE_NAMES: Readonly<Record<string, string>> = {
   prompt_tokens: 'inputTokens',
@@ -44,7 +53,11 @@ export function shapeWarnings(raw: unknown): InputShapeWarning[] {
     const other = keysOf(raw).find((key) => key !== 'toolCalls' && /^(tool_?calls|calls|tool_?uses)$/i.test(key));
     if (other !== undefined) found.set(other, 'the guard reads "toolCalls", an array of { name, args, result, error }, so none of these calls was seen');
   }
-  for (const call of safeArray(safeRead(raw, 'toolCalls'))) {
+  const calls = safeRead(raw, 'toolCalls');
+  if (calls !== undefined && calls !== null && isArray(calls) === false) {
+    found.set('toolCalls', 'the guard reads "toolCalls" as an array of { name, args, result, error }; put a single call in an array');
+  }
+  for (const call of safeArray(calls)) {
     if (typeof safeRead(call, 'name') !== 'string') {
       if (typeof safeRead(call, 'toolName') === 'string') found.set('toolCalls[].toolName', 'it is an AI SDK step; map it with toGuardStep(step), which reads its calls, results and errors');
       else if (isRecord(safeRead(call, 'function'))) found.set('toolCalls[].function', 'it is an OpenAI tool call; pass { name: call.function.name, args: JSON.parse(call.function.arguments) }');

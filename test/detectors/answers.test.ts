@@ -343,7 +343,6 @@ describe('answerKind', () => {
       ['{"error":0.5}'],
       ['{"error":404}'],
       ['{"error":05}'],
-      ['{"error":0e1}'],
       ['{"errors":[{"message":"bad"}]}'],
       ['{"exception":"Boom"}'],
       ['{"Error": "x"}'],
@@ -412,6 +411,11 @@ describe('answerKind', () => {
     ])('not %j', (text) => {
       expect(answerKind(text, undefined)).toBe('answer');
       expect(asStructured(text) ?? 'answer').toBe('answer');
+    });
+
+    it('reads a zero written as 0e1 as a failure in text, and as the number zero (no failure) in a value', () => {
+      expect(answerKind('{"error":0e1}', undefined)).toBe('failure');
+      expect(asStructured('{"error":0e1}')).toBe('answer');
     });
 
     it('reads structured data by its fields only, whatever its form says', () => {

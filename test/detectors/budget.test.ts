@@ -51,9 +51,27 @@ describe('budget', () => {
 
   it('ignores numbers that are not finite and non-negative', () => {
     const guard = guardWith({ maxTotalTokens: 10, maxCostUsd: 1 });
-    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, -5, '9' as unknown as number]) {
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, -5]) {
       expect(guard.check({ usage: { totalTokens: bad, costUsd: bad } })).toEqual({ stop: false });
     }
+    // A count given as text is a caller's mistake: not counted, and named once per run.
+    const text = '9' as unknown as number;
+    expect(guard.check({ usage: { totalTokens: text, costUsd: text } })).toEqual({
+      stop: false,
+      warnings: [
+        {
+          code: 'INPUT_SHAPE',
+          field: 'usage.totalTokens',
+          detail: 'The step\'s "usage.totalTokens" was not read: a number given as text counts for nothing; pass a number.',
+        },
+        {
+          code: 'INPUT_SHAPE',
+          field: 'usage.costUsd',
+          detail: 'The step\'s "usage.costUsd" was not read: a number given as text counts for nothing; pass a number.',
+        },
+      ],
+    });
+    expect(guard.check({ usage: { totalTokens: text, costUsd: text } })).toEqual({ stop: false });
     expect(guard.summary().totals).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0, durationMs: 0 });
   });
 

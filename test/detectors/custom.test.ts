@@ -37,9 +37,23 @@ describe('custom', () => {
     });
   });
 
-  it.each([undefined, null, { stop: false }, true, 'stop', { stop: 'yes' }])('continues on %j', (answer) => {
+  it.each([undefined, null, { stop: false }])('continues on %j', (answer) => {
     const guard = createGuard({ ...ALL_OFF, custom: (() => answer) as unknown as CustomDetector });
     expect(guard.check({})).toEqual({ stop: false });
+  });
+
+  it.each([
+    [true, 'true'],
+    ['stop', '"stop"'],
+    [{ stop: 'yes' }, 'a value of type object'],
+    [1, '1'],
+  ])('throws a TypeError naming what to return when a rule returns %j', (answer, described) => {
+    const guard = createGuard({ ...ALL_OFF, custom: [() => undefined, (() => answer) as unknown as CustomDetector] });
+    expect(() => guard.check({})).toThrow(
+      new TypeError(
+        `agent-loopguard: custom rule 1 must return undefined, { stop: false } or { stop: true, code, detail, evidence }, got ${described}.`,
+      ),
+    );
   });
 
   it('runs every detector of an array on every step; the first stop wins', () => {

@@ -24,7 +24,7 @@ describe('maxSteps', () => {
 
   it('counts steps with no usable data, and a limit of 1 stops the first step', () => {
     const guard = createGuard({ ...ALL_OFF, maxSteps: 1 });
-    expect(guard.check(null as never)).toMatchObject({
+    expect(guard.check({ toolCalls: 'none' as never, usage: null as never })).toMatchObject({
       stop: true,
       detail: 'The run has taken 1 step, reaching its limit of 1.',
       evidence: { steps: 1, limit: 1 },

@@ -127,7 +127,7 @@ describe('oscillation', () => {
 });
 
 describe('oscillation through the detector contract', () => {
-  const options = { maxPeriod: 3, repeats: 3, warnBefore: false } as const;
+  const options = { maxPeriod: 3, repeats: 3, warnBefore: false, requireIdenticalResults: false } as const;
 
   it('gives just a new state without a cycle, leaving the one it was given as it was', () => {
     const start = oscillation.start(options);
@@ -137,8 +137,8 @@ describe('oscillation through the detector contract', () => {
       state: {
         callCount: 2,
         recent: [
-          { name: 'a', signature: expect.any(String) as unknown, argsPreview: 'undefined' },
-          { name: 'b', signature: expect.any(String) as unknown, argsPreview: 'undefined' },
+          { name: 'a', signature: expect.any(String) as unknown, argsPreview: 'undefined', answer: '' },
+          { name: 'b', signature: expect.any(String) as unknown, argsPreview: 'undefined', answer: '' },
         ],
         matched: [0, 0, 0, 0],
       },
@@ -157,7 +157,7 @@ describe('oscillation through the detector contract', () => {
       'snapshot field "here.recent" must be an array of 3 calls, got an array.',
     );
     expect(() => oscillation.restore({ ...state, matched: [0, 0, 5, 0] }, options, 'here')).toThrow('snapshot field "here.matched[2]" must be an integer from 0 to 4, got 5.');
-    expect(() => oscillation.restore({ ...state, recent: [...state.recent.slice(1), { name: 'b', signature: 'x' }] }, options, 'here')).toThrow(
+    expect(() => oscillation.restore({ ...state, recent: [...state.recent.slice(1), { name: 'b', signature: 'x', answer: '' }] }, options, 'here')).toThrow(
       'snapshot field "here.recent[2].argsPreview" must be a string, got undefined.',
     );
     expect(oscillation.summary(state, options, { steps: 4, distinctOutcomes: 0, distinctAnswers: 0 })).toEqual({ maxPeriod: 3, repeats: 3, longestMatch: 2 });
@@ -166,7 +166,8 @@ describe('oscillation through the detector contract', () => {
   it('judges calls before they run, and is off with false', () => {
     expect(oscillation.judgesCalls(options)).toBe(true);
     expect(oscillation.resolve(false)).toBe(false);
-    expect(oscillation.resolve(undefined)).toEqual({ maxPeriod: 3, repeats: 3, warnBefore: 1 });
+    expect(oscillation.resolve(undefined)).toEqual({ maxPeriod: 3, repeats: 3, warnBefore: 1, requireIdenticalResults: true });
+    expect(oscillation.resolve({ requireIdenticalResults: false })).toEqual({ maxPeriod: 3, repeats: 3, warnBefore: 1, requireIdenticalResults: false });
   });
 });
 

@@ -242,9 +242,10 @@ describe('repeatedToolCall through the detector contract', () => {
       state: {
         run: {
           key: expect.any(String) as unknown,
-          first: { name: 'a', argsPreview: 'undefined', outcome: expect.any(String) as unknown },
+          first: { name: 'a', argsPreview: 'undefined' },
           count: 2,
           identicalResults: true,
+          answer: expect.any(String) as unknown,
           stepIndexes: [4],
         },
       },
@@ -260,15 +261,18 @@ describe('repeatedToolCall through the detector contract', () => {
     expect(() => repeatedToolCall.restore({ run: { ...saved.run, stepIndexes: [-1] } }, options, 'here')).toThrow(
       'snapshot field "here.run.stepIndexes[0]" must be an integer from 0',
     );
-    expect(() => repeatedToolCall.restore({ run: { ...saved.run, first: { name: 'a', argsPreview: '' } } }, options, 'here')).toThrow(
-      'snapshot field "here.run.first.outcome" must be a string, got undefined.',
+    expect(() => repeatedToolCall.restore({ run: { ...saved.run, first: { name: 'a' } } }, options, 'here')).toThrow(
+      'snapshot field "here.run.first.argsPreview" must be a string, got undefined.',
+    );
+    expect(() => repeatedToolCall.restore({ run: { ...saved.run, answer: null } }, options, 'here')).toThrow(
+      'snapshot field "here.run.answer" must be a string, got null.',
     );
     expect(() => repeatedToolCall.restore({ run: { ...saved.run, key: 1 } }, options, 'here')).toThrow('snapshot field "here.run.key" must be a string, got 1.');
   });
 
-  it('judges calls before they run unless results are compared', () => {
+  it('judges calls before they run, whether or not results are compared (a pending call is predicted its last answer)', () => {
     expect(repeatedToolCall.judgesCalls(options)).toBe(true);
-    expect(repeatedToolCall.judgesCalls({ ...options, requireIdenticalResults: true })).toBe(false);
+    expect(repeatedToolCall.judgesCalls({ ...options, requireIdenticalResults: true })).toBe(true);
   });
 });
 

@@ -138,18 +138,11 @@ describe('createGuard', () => {
     const trapping = new Proxy({}, { get: () => { throw new Error('trap'); } });
     const revokedArray = Proxy.revocable([], {});
     revokedArray.revoke();
+    // What a model or a tool may put in a step: read as far as it can be, never thrown.
     const oddSteps: [string, unknown][] = [
-      ['null', null],
-      ['undefined', undefined],
-      ['a number', 42],
-      ['a string', 'step'],
-      ['an array', [1, 2]],
-      ['a revoked proxy', revoked.proxy],
       ['a throwing getter', throwing],
       ['a proxy whose traps throw', trapping],
-      ['non-array toolCalls', { toolCalls: { name: 'a' } }],
       ['revoked toolCalls', { toolCalls: revokedArray.proxy }],
-      ['tool calls that are proxies', { toolCalls: [trapping, revoked.proxy] }],
       ['usage that throws', { usage: trapping }],
       ['a non-string finish reason', { finishReason: { toString: () => 'stop' } }],
       ['NaN and negative numbers', { usage: { inputTokens: Number.NaN, outputTokens: -3 }, durationMs: -1 }],
@@ -160,6 +153,36 @@ describe('createGuard', () => {
       expect(guard.check(step as GuardStep)).toEqual({ stop: false });
       expect(guard.history).toHaveLength(1);
       expect(JSON.parse(JSON.stringify(guard.summary()))).toEqual(guard.summary());
+    });
+
+    // What only a caller can get wrong: a step that is not an object, or calls not in an array.
+    it.each<[string, unknown, string]>([
+      ['null', null, 'null'],
+      ['undefined', undefined, 'undefined'],
+      ['a number', 42, '42'],
+      ['a string', 'step', '"step"'],
+      ['an array', [1, 2], 'an array'],
+      ['a revoked proxy', revoked.proxy, 'a value of type object'],
+    ])('throws a TypeError naming what to pass for %s, and records nothing', (_label, step, described) => {
+      const guard = createGuard({ now: () => 0 });
+      const message = `agent-loopguard: check takes a step, an object such as { toolCalls, text, finishReason, usage }, got ${described}.`;
+      expect(() => guard.check(step as GuardStep)).toThrow(new TypeError(message));
+      expect(() => guard.peek(step as GuardStep)).toThrow(TypeError);
+      expect(guard.history).toHaveLength(0);
+      expect(guard.summary().steps).toBe(0);
+    });
+
+    it.each<[string, unknown, string, string]>([
+      ['calls not in an array', { toolCalls: { name: 'a' } }, 'toolCalls', 'put a single call in an array'],
+      ['calls that are proxies', { toolCalls: [trapping, revoked.proxy] }, 'toolCalls[].name', 'a call without a string "name" is not read'],
+    ])('warns once per run of %s, naming the field', (_label, step, field, fix) => {
+      const guard = createGuard(ALL_OFF);
+      const verdict = guard.check(step as GuardStep);
+      expect(verdict.stop).toBe(false);
+      expect(verdict.warnings).toEqual([{ code: 'INPUT_SHAPE', field, detail: expect.stringContaining(fix) as unknown }]);
+      expect(verdict.warnings?.[0]?.detail).toMatch(new RegExp(`^The step's "${field.replace(/[[\]]/g, '\\$&')}" was not read: `));
+      expect(guard.check(step as GuardStep)).toEqual({ stop: false });
+      expect(guard.history).toHaveLength(2);
     });
 
     it('reads a call array element that throws as a missing call', () => {
@@ -177,10 +200,10 @@ describe('createGuard', () => {
       expect(guard.check(calls(call('a', hostile()))).stop).toBe(false);
     });
 
-    it('checks a sequence of a null step among real ones without losing state', () => {
+    it('checks a sequence of an empty step among real ones without losing state', () => {
       const guard = createGuard();
       guard.check(tool('a'));
-      guard.check(null as never);
+      guard.check({});
       guard.check(tool('a'));
       expect(guard.check(tool('a'))).toMatchObject({ reason: 'repeated-tool-call' });
     });

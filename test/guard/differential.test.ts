@@ -78,10 +78,21 @@ interface Tally {
   loopWarnings: number;
   /** Checks of a step with a long structured result. */
   largeResults: number;
+  /** Checks given something that is not a step, which must throw. */
+  refusedArguments: number;
   stopsBy: Map<string, number>;
 }
 
-const newTally = (): Tally => ({ runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, largeResults: 0, stopsBy: new Map() });
+const newTally = (): Tally => ({ runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, largeResults: 0, refusedArguments: 0, stopsBy: new Map() });
+
+/** Whether `check` takes the value as a step: an object that is not an array (a revoked proxy cannot tell). */
+function isStep(value: unknown): boolean {
+  try {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Plays a run through the guard and the reference and compares everything they say; fails at the first difference,
@@ -105,6 +116,12 @@ function replay(run: GeneratedRun, tally: Tally, id?: number): void {
     switch (event.kind) {
       case 'check': {
         time += event.advanceMs;
+        if (!isStep(event.step)) {
+          // Not a step at all: the caller's mistake, refused before anything is recorded.
+          expect(() => production.check(event.step as GuardStep), where).toThrow(TypeError);
+          tally.refusedArguments++;
+          break;
+        }
         const actual = production.check(event.step as GuardStep);
         const expected = reference.check(event.step as GuardStep);
         expectSame(actual, expected, `${where}: verdict`);

@@ -15,7 +15,7 @@ describe('resolving options', () => {
       'repeated-tool-call': { tool: null, count: 0, threshold: 3 },
       oscillation: { maxPeriod: 3, repeats: 3, longestMatch: 0 },
       'no-progress': { stalledSteps: 0, distinctOutcomes: 0, threshold: 3 },
-      stagnation: { window: 20, maxNew: 8, steps: 0, newInWindow: 0, distinctFailures: 0 },
+      stagnation: { window: 20, maxNew: 9, steps: 0, newInWindow: 0, distinctFailures: 0 },
     });
     expect(detectorsOf({})).toStrictEqual(detectorsOf());
     expect(detectorsOf(undefined)).toStrictEqual(detectorsOf());
@@ -25,7 +25,7 @@ describe('resolving options', () => {
     // `true` is not in the types, and taken for the defaults all the same.
     const detectors = detectorsOf({ maxSteps: false, repeatedToolCall: false, oscillation: true, noProgress: {}, finishReason: false, budget: false, stagnation: undefined } as unknown as GuardOptions);
     expect(Object.keys(detectors)).toEqual(['oscillation', 'no-progress', 'stagnation']);
-    expect(detectors).toMatchObject({ oscillation: { maxPeriod: 3, repeats: 3 }, 'no-progress': { threshold: 3 }, stagnation: { window: 20, maxNew: 8 } });
+    expect(detectors).toMatchObject({ oscillation: { maxPeriod: 3, repeats: 3 }, 'no-progress': { threshold: 3 }, stagnation: { window: 20, maxNew: 9 } });
   });
 
   it('takes what is given over the defaults', () => {
@@ -200,16 +200,17 @@ describe('the options a snapshot is tied to', () => {
       budget: 'on',
       maxSteps: hashOf(50),
       'repeatedToolCall.threshold': hashOf(3),
-      'repeatedToolCall.requireIdenticalResults': hashOf(false),
+      'repeatedToolCall.requireIdenticalResults': hashOf(true),
       'repeatedToolCall.ignoreErrors': hashOf(false),
       'repeatedToolCall.warnBefore': hashOf(1),
       'oscillation.maxPeriod': hashOf(3),
       'oscillation.repeats': hashOf(3),
+      'oscillation.requireIdenticalResults': hashOf(true),
       'oscillation.warnBefore': hashOf(1),
       'noProgress.threshold': hashOf(3),
       'noProgress.warnBefore': hashOf(1),
       'stagnation.window': hashOf(20),
-      'stagnation.maxNew': hashOf(8),
+      'stagnation.maxNew': hashOf(9),
       'stagnation.writeArgsLength': hashOf(70),
       'stagnation.warnBefore': hashOf(1),
       custom: 'off',
@@ -220,7 +221,7 @@ describe('the options a snapshot is tied to', () => {
 
   /** Where an option path's section stands in the registry. */
   function order(path: string): number {
-    return ['finishReason', 'budget', 'maxSteps', 'repeatedToolCall', 'oscillation', 'noProgress', 'stagnation', 'custom', 'historyLimit'].indexOf(path.split('.')[0] ?? '');
+    return ['finishReason', 'budget', 'maxSteps', 'repeatedToolCall', 'oscillation', 'noProgress', 'stagnation', 'custom', 'tools', 'historyLimit'].indexOf(path.split('.')[0] ?? '');
   }
 
   it('writes "off" for every option switched off, without a hash, and nothing of its values', () => {
@@ -469,9 +470,9 @@ describe('invalid options', () => {
   it.each<[string, unknown, string]>([
     ['budget a function', { budget: () => 1 }, 'option "budget" must be an object, got a function.'],
     ['custom[1] an object', { custom: [() => undefined, {}] }, 'option "custom[1]" must be a function, got a value of type object.'],
-    ['an unknown nested option', { oscillation: { period: 2 } }, 'unknown option "oscillation.period" (known: maxPeriod, repeats, warnBefore).'],
+    ['an unknown nested option', { oscillation: { period: 2 } }, 'unknown option "oscillation.period" (known: maxPeriod, repeats, requireIdenticalResults, warnBefore).'],
     // The known options in the registry's order (before the rewrite: maxSteps, repeatedToolCall, ... finishReason, budget).
-    ['an unknown top-level option', { maxStep: 3 }, 'unknown option "maxStep" (known: finishReason, budget, maxSteps, repeatedToolCall, oscillation, noProgress, stagnation, custom, now, historyLimit).'],
+    ['an unknown top-level option', { maxStep: 3 }, 'unknown option "maxStep" (known: finishReason, budget, maxSteps, repeatedToolCall, oscillation, noProgress, stagnation, custom, tools, now, historyLimit).'],
   ])('throws the whole message: %s', (_label, options, message) => {
     expect(() => createGuard(options as GuardOptions)).toThrow(new TypeError(`agent-loopguard: ${message}`));
   });

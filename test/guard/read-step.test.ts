@@ -233,6 +233,12 @@ describe('reading a step: bounded work on huge inputs', () => {
           given: 2 ** 32 - 1,
           detail: 'The step held 4294967295 tool calls; only the first 10000 were read.',
         },
+        // The holes before the one call are calls without a name: a caller's mistake, named once.
+        {
+          code: 'INPUT_SHAPE',
+          field: 'toolCalls[].name',
+          detail: 'The step\'s "toolCalls[].name" was not read: a call without a string "name" is not read.',
+        },
       ],
     });
     expect(guard.history[0]?.toolCalls).toEqual([{ name: 'search', args: { query: 'x' } }]);
@@ -252,7 +258,9 @@ describe('reading a step: bounded work on huge inputs', () => {
     const deep = nested(200_000, 0);
     const guard = createGuard(ONLY_REPEATS);
     expect(guard.check({ toolCalls: [{ name: 'walk', args: deep, result: deep, error: deep }] })).toEqual({ stop: false });
-    expect(guard.check({ toolCalls: [{ name: 'walk', args: nested(200_000, 1) }] })).toMatchObject({ stop: true });
+    // Beyond the depth read, the leaves differ unseen: the same call, with the same answer.
+    const deeper = nested(200_000, 1);
+    expect(guard.check({ toolCalls: [{ name: 'walk', args: deeper, result: deeper, error: deeper }] })).toMatchObject({ stop: true });
   });
 
   it('compares 2 MB string arguments in full, by length and hash, with evidence that stays short', () => {

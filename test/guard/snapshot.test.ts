@@ -4,8 +4,8 @@ import { createGuard, type CustomDetector, type Guard, type GuardOptions, type G
 import { memoryOf, type SavedMemory } from '../support/snapshot-memory.js';
 import { ALL_OFF } from '../support/step-builder.js';
 
-/** A snapshot as version 2 writes it: `GuardSnapshot` in src/types.ts still describes version 1. */
-type SnapshotV2 = Omit<GuardSnapshot, 'version' | 'sums'> & { readonly version: 2; readonly memory: SavedMemory };
+/** A snapshot as version 3 writes it: `GuardSnapshot` in src/types.ts still describes version 1. */
+type SnapshotV3 = Omit<GuardSnapshot, 'version' | 'sums'> & { readonly version: 3; readonly memory: SavedMemory; readonly clock: string; readonly elapsedMs: number; readonly warnedFields: readonly string[] };
 
 const OPTIONS: GuardOptions = {
   maxSteps: 40,
@@ -53,11 +53,31 @@ describe('restoring a snapshot', () => {
     expect(throughJson.summary()).toStrictEqual(guard.summary());
   });
 
-  it('writes version 2: the options fingerprint, counts, totals, the clock, the key, history, the run memory and each detector', () => {
-    const snapshot = snapshotJson() as unknown as SnapshotV2;
-    expect(Object.keys(snapshot)).toEqual(['version', 'options', 'steps', 'toolCalls', 'stops', 'lastVerdict', 'blockedBefore', 'totals', 'startedAt', 'hashKey', 'history', 'memory', 'detectors']);
+  it('writes version 3: the options fingerprint, counts, totals, the clock, the key, history, the run memory and each detector', () => {
+    const snapshot = snapshotJson() as unknown as SnapshotV3;
+    expect(Object.keys(snapshot)).toEqual([
+      'version',
+      'options',
+      'steps',
+      'toolCalls',
+      'stops',
+      'lastVerdict',
+      'blockedBefore',
+      'totals',
+      'startedAt',
+      'clock',
+      'elapsedMs',
+      'hashKey',
+      'history',
+      'memory',
+      'warnedFields',
+      'detectors',
+    ]);
     expect(snapshot).toMatchObject({
-      version: 2,
+      version: 3,
+      clock: 'custom',
+      elapsedMs: 0,
+      warnedFields: [],
       steps: 3,
       toolCalls: 4,
       stops: 0,
@@ -105,8 +125,8 @@ describe('restoring a snapshot', () => {
 
   it.each([
     ['not an object', [], 'snapshot', 'an object, got an array'],
-    ['version 1, whose keys would never equal new ones', ['version', 1], 'version', '2 (the snapshot format this version of agent-loopguard reads), got 1'],
-    ['no version', ['version', undefined], 'version', '2 (the snapshot format this version of agent-loopguard reads), got undefined'],
+    ['version 1, whose keys would never equal new ones', ['version', 1], 'version', '3 (the snapshot format this version of agent-loopguard reads), got 1'],
+    ['no version', ['version', undefined], 'version', '3 (the snapshot format this version of agent-loopguard reads), got undefined'],
     ['options not an object', ['options', 'x'], 'options', 'an object, got "x"'],
     ['a negative step count', ['steps', -1], 'steps', 'an integer from 0'],
     ['a fractional tool call count', ['toolCalls', 1.5], 'toolCalls', 'an integer from 0'],
@@ -129,7 +149,7 @@ describe('restoring a snapshot', () => {
     ['an outcome from a step not yet taken', ['memory', 'outcomes', 2, 1, 3], 'memory.outcomes[2][1]', 'an integer from 0 to 2, got 3'],
     ['outcomes out of step order', ['memory', 'outcomes', 2, 1, 0], 'memory.outcomes[2][1]', 'a step index no lower than the one before, got 0'],
     ['an outcome whose key is not a string', ['memory', 'outcomes', 1, 0, 5], 'memory.outcomes[1][0]', 'a string, got 5'],
-    ['an outcome listed twice', ['memory', 'outcomes', 1, 0, '"search"{"q":"a"}\u0000r"No matches found for \\"a\\""'], 'memory.outcomes[1][0]', 'a key not listed before'],
+    ['an outcome listed twice', ['memory', 'outcomes', 1, 0, '"search"{"q":"a"}\u0000rNo matches found for "a"'], 'memory.outcomes[1][0]', 'a key not listed before'],
     ['an answer from a step not yet taken', ['memory', 'answers', 0, 1, 7], 'memory.answers[0][1]', 'an integer from 0 to 2, got 7'],
     ['a clock start that is not a number', ['startedAt', 'now'], 'startedAt', 'a finite number'],
     ['a hash key that is not one', ['hashKey', 'A'.repeat(32)], 'hashKey', '32 lowercase hexadecimal characters, got "AAAA'],

@@ -28,6 +28,7 @@ import {
   type GuardToolCall,
   type GuardUsage,
   type GuardWarning,
+  type InputShapeWarning,
   type JsonValue,
   type LoopReason,
   type OtherPolicy,
@@ -87,6 +88,77 @@ function itemsOf(list: readonly unknown[]): unknown[] {
     }
   }
   return items;
+}
+
+/** The keys of an object, none when they cannot be listed. */
+function keysOf(value: unknown): string[] {
+  try {
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Another library's usage names, with the guard's. */
+const FOREIGN_USAGE: readonly (readonly [string, string])[] = [
+  ['prompt_tokens', 'inputTokens'],
+  ['input_tokens', 'inputTokens'],
+  ['promptTokens', 'inputTokens'],
+  ['completion_tokens', 'outputTokens'],
+  ['output_tokens', 'outputTokens'],
+  ['completionTokens', 'outputTokens'],
+  ['total_tokens', 'totalTokens'],
+  ['cost', 'costUsd'],
+];
+
+/**
+ * The docs' INPUT_SHAPE warnings: each field of a step in a shape the guard does not read, with the fix, in the order
+ * they are met (calls as `[]`, each field once).
+ */
+function shapeWarnings(raw: unknown): InputShapeWarning[] {
+  const fields: [string, string][] = [];
+  const note = (field: string, fix: string): void => {
+    if (!fields.some(([known]) => known === field)) fields.push([field, fix]);
+  };
+  const rawCalls = readField(raw, 'toolCalls');
+  if (rawCalls === undefined) {
+    const other = keysOf(raw).find((key) => ['toolcalls', 'tool_calls', 'calls', 'tooluses', 'tool_uses'].includes(key.toLowerCase()) && key !== 'toolCalls');
+    if (other !== undefined) note(other, 'the guard reads "toolCalls", an array of { name, args, result, error }, so none of these calls was seen');
+  }
+  let isList: boolean | undefined;
+  try {
+    isList = Array.isArray(rawCalls);
+  } catch {
+    isList = undefined;
+  }
+  if (rawCalls !== undefined && rawCalls !== null && isList === false) {
+    note('toolCalls', 'the guard reads "toolCalls" as an array of { name, args, result, error }; put a single call in an array');
+  }
+  for (const call of isList === true ? itemsOf(rawCalls as unknown[]) : []) {
+    if (typeof readField(call, 'name') !== 'string') {
+      const fn = readField(call, 'function');
+      if (typeof readField(call, 'toolName') === 'string') note('toolCalls[].toolName', 'it is an AI SDK step; map it with toGuardStep(step), which reads its calls, results and errors');
+      else if (fn !== null && typeof fn === 'object' && !Array.isArray(fn)) note('toolCalls[].function', 'it is an OpenAI tool call; pass { name: call.function.name, args: JSON.parse(call.function.arguments) }');
+      else note('toolCalls[].name', 'a call without a string "name" is not read');
+      continue;
+    }
+    if (readField(call, 'args') === undefined) {
+      const other = ['input', 'arguments', 'parameters'].find((key) => readField(call, key) !== undefined);
+      if (other !== undefined) note(`toolCalls[].${other}`, 'the guard reads a call\'s arguments from "args"');
+    }
+    if (readField(call, 'result') === undefined && readField(call, 'output') !== undefined) note('toolCalls[].output', 'the guard reads what a tool returned from "result"');
+  }
+  const usage = readField(raw, 'usage');
+  for (const key of keysOf(usage)) {
+    const foreign = FOREIGN_USAGE.find(([name]) => name === key);
+    if (foreign !== undefined) note(`usage.${key}`, `the guard reads "${foreign[1]}", so budgets counted nothing of it`);
+    else if (['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'].includes(key) && typeof readField(usage, key) === 'string') {
+      note(`usage.${key}`, 'a number given as text counts for nothing; pass a number');
+    }
+  }
+  const text = readField(raw, 'text');
+  if (text !== undefined && typeof text !== 'string') note('text', 'the guard reads the model\'s text as one string');
+  return fields.map(([field, fix]) => ({ code: 'INPUT_SHAPE', field, detail: `The step's "${field}" was not read: ${fix}.` }));
 }
 
 /** Evidence previews are cut at 120 characters, the cut marked with an ellipsis. */
@@ -1117,6 +1189,9 @@ function escapeForLog(text: string): string {
 // The guard.
 
 /** Everything about the run in progress; `reset()` starts a new one. */
+/** The detectors in the order their stops win. */
+const PRIORITY: readonly StopReason[] = ['finish-reason', 'budget', 'max-steps', 'repeated-tool-call', 'oscillation', 'no-progress', 'stagnation', 'custom'];
+
 interface ReferenceRun {
   readonly steps: RecordedStep[];
   readonly startedAt: number;
@@ -1124,6 +1199,8 @@ interface ReferenceRun {
   stops: number;
   customStops: number;
   lastVerdict: Verdict | null;
+  /** The fields already warned of as being in another shape: each once per run. */
+  readonly warnedFields: Set<string>;
 }
 
 /**
@@ -1137,7 +1214,15 @@ export type ReferenceGuard = Pick<Guard, 'check' | 'reset' | 'summary' | 'histor
 
 export function createReferenceGuard(options: GuardOptions = {}): ReferenceGuard {
   const settings = readOptions(options);
-  const newRun = (): ReferenceRun => ({ steps: [], startedAt: settings.now(), blockedBefore: false, stops: 0, customStops: 0, lastVerdict: null });
+  const newRun = (): ReferenceRun => ({
+    steps: [],
+    startedAt: settings.now(),
+    blockedBefore: false,
+    stops: 0,
+    customStops: 0,
+    lastVerdict: null,
+    warnedFields: new Set(),
+  });
   let run = newRun();
 
   /** The steps `history` shows and custom rules receive. */
@@ -1154,6 +1239,9 @@ export function createReferenceGuard(options: GuardOptions = {}): ReferenceGuard
     const calls = callSequence(steps);
 
     const findings: [StopReason, Finding | undefined][] = [];
+    // Fields in another shape come first, each once a run.
+    const shapes = shapeWarnings(raw).filter((warning) => !run.warnedFields.has(warning.field));
+    for (const warning of shapes) run.warnedFields.add(warning.field);
     let warnings: GuardWarning[] = [];
     if (settings.finishReason !== false) findings.push(['finish-reason', finishReasonFinding(settings.finishReason, current)]);
     if (settings.budget !== false) {
@@ -1197,12 +1285,16 @@ export function createReferenceGuard(options: GuardOptions = {}): ReferenceGuard
     for (const call of current.blocked) {
       const refused = refusal(settings, calls, call);
       if (refused === undefined) continue;
-      if (run.blockedBefore) winner ??= [refused.code === 'OSCILLATION' ? 'oscillation' : 'repeated-tool-call', refused];
+      // A stop of a detector after the refused one in priority gives way to the refusal.
+      const refusedBy: StopReason = refused.code === 'OSCILLATION' ? 'oscillation' : 'repeated-tool-call';
+      const rank = (reason: StopReason): number => PRIORITY.indexOf(reason);
+      if (run.blockedBefore && (winner === undefined || rank(winner[0]) > rank(refusedBy))) winner = [refusedBy, refused];
       run.blockedBefore = true;
       break;
     }
     // Warning details are one line of a log too.
-    const extra = warnings.length === 0 ? {} : { warnings: warnings.map((warning) => ({ ...warning, detail: escapeForLog(warning.detail) })) };
+    const all: GuardWarning[] = [...shapes, ...warnings];
+    const extra = all.length === 0 ? {} : { warnings: all.map((warning) => ({ ...warning, detail: escapeForLog(warning.detail) })) };
     let verdict: Verdict;
     if (winner?.[1] === undefined) {
       verdict = { stop: false, ...extra };

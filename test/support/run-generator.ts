@@ -565,16 +565,15 @@ const RULES: readonly ((log: string[]) => CustomDetector)[] = [
   // Too many calls: asks with an empty code and detail, which fall back to the defaults.
   () => (history) => (history.flatMap((step) => step.toolCalls ?? []).length > 12 ? { stop: true, code: '', detail: '' } : undefined),
   () => (_history, step) => ((step.toolCalls?.length ?? 0) >= 3 ? { stop: true } : undefined),
-  // Every shape of answer, in turn.
+  // Every shape of answer a rule may give, in turn (those it may not are refused, see test/detectors/custom.test.ts).
   () => (history) => {
     const answers: unknown[] = [
       undefined,
       { stop: false },
       null,
-      { stop: 'yes' },
       { stop: true, evidence: null },
       { stop: true, code: 5, detail: 7, evidence: [1, 'two'] },
-      42,
+      { stop: false, code: 'IGNORED' },
       { stop: true, code: 'NESTED', evidence: { nested: { ok: true } } },
     ];
     return answers[history.length % answers.length] as ReturnType<CustomDetector>;
