@@ -23,6 +23,10 @@ function sumSummaries(parts: readonly ReplaySummary[]): ReplaySummary {
       saved: parts.reduce((totals, part) => addTotals(totals, part.stuck.saved), emptyUsage()),
     },
     ambiguous: { runs: sum((s) => s.ambiguous.runs), faultStops: sum((s) => s.ambiguous.faultStops) },
+    inputShape: {
+      runs: sum((s) => s.inputShape.runs),
+      fields: parts.reduce<Record<string, number>>((counts, part) => addCounts(counts, part.inputShape.fields), {}),
+    },
   };
 }
 

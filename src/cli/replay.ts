@@ -117,6 +117,11 @@ export interface RunReplay {
   readonly caught: boolean;
   /** The steps after the stop and their summed usage: what stopping there saved (all zero without a stop). */
   readonly afterStop: UsageTotals;
+  /**
+   * The fields the guard warned of with `INPUT_SHAPE` until it stopped (another library's step shape, not read), in
+   * the order it met them: a run recorded in a shape the guard does not read replays as if nothing happened in it.
+   */
+  readonly inputShape: readonly string[];
 }
 
 // Replays happen after the fact, so the wall clock says nothing about the run: only recorded durations count.
@@ -133,8 +138,10 @@ export function replayRun(run: RecordedRun, options?: GuardOptions, stuckStatus:
   const guard = createGuard({ ...options, now: frozenClock });
   const label = labelRun(run.outcome, stuckStatus);
   let stop: ReplayStop | null = null;
+  const inputShape: string[] = [];
   for (const [index, step] of run.steps.entries()) {
     const verdict = guard.check(step);
+    for (const warning of verdict.warnings ?? []) if (warning.code === 'INPUT_SHAPE') inputShape.push(warning.field);
     if (verdict.stop) {
       stop = { index, reason: verdict.reason, code: verdict.code, fault: isFault(verdict), detail: verdict.detail };
       break;
@@ -152,6 +159,7 @@ export function replayRun(run: RecordedRun, options?: GuardOptions, stuckStatus:
     falseStop: label === 'healthy' && faultIndex >= 0 && faultIndex < run.steps.length - 1,
     caught: label === 'stuck' && faultIndex >= 0,
     afterStop: addUsage(emptyUsage(), run.steps.slice(stop === null ? run.steps.length : stop.index + 1)),
+    inputShape,
   };
 }
 
@@ -172,6 +180,8 @@ export interface ReplaySummary {
   readonly stuck: { readonly runs: number; readonly catches: number; readonly saved: Readonly<UsageTotals> };
   /** Other unsolved runs, and the fault stops on them. */
   readonly ambiguous: { readonly runs: number; readonly faultStops: number };
+  /** Runs with a step field in a shape the guard does not read, and how many runs had each such field. */
+  readonly inputShape: { readonly runs: number; readonly fields: Readonly<Record<string, number>> };
 }
 
 /** Adds up replayed runs one by one; what it keeps does not grow with their number. */
@@ -205,6 +215,8 @@ export function createTally(): ReplayTally {
   const healthy = { runs: 0, falseStops: 0 };
   const stuck = { runs: 0, catches: 0, saved: emptyUsage() };
   const ambiguous = { runs: 0, faultStops: 0 };
+  const shapeFields: Record<string, number> = {};
+  let shapeRuns = 0;
   let runs = 0;
   let stopped = 0;
   let faultStops = 0;
@@ -219,6 +231,8 @@ export function createTally(): ReplayTally {
         stopSteps.set(stop.index + 1, (stopSteps.get(stop.index + 1) ?? 0) + 1);
         if (stop.fault) faultStops++;
       }
+      if (replay.inputShape.length > 0) shapeRuns++;
+      for (const field of replay.inputShape) shapeFields[field] = (shapeFields[field] ?? 0) + 1;
       if (replay.label === 'healthy') {
         healthy.runs++;
         if (replay.falseStop) healthy.falseStops++;
@@ -242,6 +256,7 @@ export function createTally(): ReplayTally {
       healthy: { ...healthy },
       stuck: { runs: stuck.runs, catches: stuck.catches, saved: { ...stuck.saved } },
       ambiguous: { ...ambiguous },
+      inputShape: { runs: shapeRuns, fields: { ...shapeFields } },
     }),
   };
 }

@@ -78,6 +78,11 @@ export function formatSummary(summary: ReplaySummary, context: SummaryContext): 
       `ambiguous runs (other unresolved): ${count(ambiguous.runs)}, fault stops: ${count(ambiguous.faultStops)}${share(ambiguous.faultStops, ambiguous.runs)}`,
     );
   }
+  const shape = summary.inputShape;
+  if (shape.runs > 0) {
+    const fields = Object.keys(shape.fields).sort().map((field) => printable(field)).join(', ');
+    lines.push(`runs with steps in another shape, not read (INPUT_SHAPE): ${count(shape.runs)} (${fields})`);
+  }
   if (context.badInputs > 0) lines.push(`bad input: ${count(context.badInputs)} (reported on stderr)`);
   return `${lines.join('\n')}\n`;
 }

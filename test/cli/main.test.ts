@@ -102,6 +102,7 @@ describe('agent-loopguard replay --json', () => {
       falseStop: false,
       caught: true,
       afterStop: { steps: 2, inputTokens: 2000, outputTokens: 200, totalTokens: 2200, costUsd: 0.02 },
+      inputShape: [],
     });
     expect(report.runs[3]?.stop).toEqual({
       index: 2,
@@ -123,6 +124,7 @@ describe('agent-loopguard replay --json', () => {
         saved: { steps: 2, inputTokens: 2000, outputTokens: 200, totalTokens: 2200, costUsd: 0.02 },
       },
       ambiguous: { runs: 2, faultStops: 1 },
+      inputShape: { runs: 0, fields: {} },
     });
     expect(report.errors).toEqual([]);
   });

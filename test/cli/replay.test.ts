@@ -41,6 +41,21 @@ describe('replayRun', () => {
       falseStop: false,
       caught: false,
       afterStop: { steps: 1, inputTokens: 10, outputTokens: 1, totalTokens: 11, costUsd: 0.1 },
+      inputShape: [],
+    });
+  });
+
+  it('names the fields of steps in another shape that the guard met before it stopped, each once', () => {
+    const aiSdkStep = { toolCalls: [{ toolName: 'search', input: { q: 'a' } }], usage: { prompt_tokens: 3 } } as unknown as GuardStep;
+    const replay = replayRun(recorded([aiSdkStep, aiSdkStep, { tool_calls: [] } as unknown as GuardStep, search('a')]));
+    expect(replay.inputShape).toEqual(['toolCalls[].toolName', 'usage.prompt_tokens', 'tool_calls']);
+    // Read as steps without calls, they stall: the stop comes before the last step, whose shape is never met.
+    const stopped = replayRun(recorded([aiSdkStep, aiSdkStep, aiSdkStep, { tool_calls: [] } as unknown as GuardStep]));
+    expect(stopped.stop?.code).toBe('NO_PROGRESS');
+    expect(stopped.inputShape).toEqual(['toolCalls[].toolName', 'usage.prompt_tokens']);
+    expect(summarize([replay, stopped, replayRun(recorded([search('a')]))]).inputShape).toEqual({
+      runs: 2,
+      fields: { 'toolCalls[].toolName': 2, 'usage.prompt_tokens': 2, tool_calls: 1 },
     });
   });
 
@@ -208,6 +223,7 @@ describe('summarize', () => {
       healthy: { runs: 0, falseStops: 0 },
       stuck: { runs: 0, catches: 0, saved: { steps: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 } },
       ambiguous: { runs: 0, faultStops: 0 },
+      inputShape: { runs: 0, fields: {} },
     });
   });
 

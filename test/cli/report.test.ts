@@ -37,6 +37,19 @@ describe('escaping in the text report', () => {
 });
 
 describe('formatSummary', () => {
+  it('counts the runs with steps in another shape and names their fields, sorted and escaped, only when there are some', () => {
+    const replays = [
+      replayOf(null, null, { inputShape: ['usage.prompt_tokens', 'toolCalls[].toolName'] }),
+      replayOf(null, null, { inputShape: ['tool\ncalls'] }),
+      replayOf(null, null),
+    ];
+    expect(formatSummary(summarize(replays), { badInputs: 0, costKnown: true, stuckStatus: EXIT_COST })).toBe(
+      'runs: 3, stopped: 0, fault stops: 0\nstops by code: none\nmedian stop step: -\n' +
+        'runs with steps in another shape, not read (INPUT_SHAPE): 2 (tool\\ncalls, toolCalls[].toolName, usage.prompt_tokens)\n',
+    );
+    expect(formatSummary(summarize([replayOf(null, null)]), { badInputs: 0, costKnown: true, stuckStatus: EXIT_COST })).not.toContain('INPUT_SHAPE');
+  });
+
   it('orders codes by count, then by name, and groups big numbers by thousands', () => {
     const replays = [
       ...Array.from({ length: 3 }, () => replayOf(null, { code: 'B' })),

@@ -56,6 +56,7 @@ export function replayOf(label: RunLabel | null, stop: Partial<ReplayStop> | nul
     falseStop: false,
     caught: false,
     afterStop: { steps: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 },
+    inputShape: [],
     ...extra,
   };
 }

@@ -22,6 +22,7 @@ function source(name: string, falseStops: number, catches: number, tokens: numbe
           healthy: { runs: 2, falseStops },
           stuck: { runs: 2, catches, saved: { ...usage, steps: 4 } },
           ambiguous: { runs: 1, faultStops: 0 },
+          inputShape: { runs: 1, fields: { 'usage.prompt_tokens': 1 } },
         },
         catchesByCode: { NO_PROGRESS: catches },
         falseStopsByCode: falseStops > 0 ? { NO_PROGRESS: falseStops } : {},
@@ -38,6 +39,7 @@ describe('combineSources', () => {
     expect(total.stuckUsage.steps).toBe(20);
     const [result] = total.results;
     expect(result?.summary.healthy).toEqual({ runs: 4, falseStops: 1 });
+    expect(result?.summary.inputShape).toEqual({ runs: 2, fields: { 'usage.prompt_tokens': 2 } });
     expect(result?.summary.stuck.catches).toBe(3);
     expect(result?.summary.stuck.saved.steps).toBe(8);
     expect(result?.summary.stopsByCode).toEqual({ NO_PROGRESS: 4 });
