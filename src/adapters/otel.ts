@@ -148,7 +148,7 @@ function checkOptions(options: unknown): LoopGuardTelemetryOptions {
   if (tracer !== undefined && !isTracer(tracer)) argumentError('loopGuardTelemetry: `tracer` must be an OpenTelemetry Tracer (trace.getTracer(name))', tracer);
   if (meter !== undefined && !isMeter(meter)) argumentError('loopGuardTelemetry: `meter` must be an OpenTelemetry Meter (metrics.getMeter(name))', meter);
   if (includeArguments !== undefined && typeof includeArguments !== 'boolean') argumentError('loopGuardTelemetry: `includeArguments` must be a boolean', includeArguments);
-  return options as LoopGuardTelemetryOptions;
+  return options;
 }
 
 /** Writes evidence as JSON for the opted-in attribute; evidence a custom rule made may not serialise. */
@@ -207,7 +207,7 @@ export function loopGuardTelemetry(options?: LoopGuardTelemetryOptions): LoopGua
     const spanOptions = rest.length >= 2 ? (rest[0] as SpanOptions | undefined) : undefined;
     const parentContext = rest.length >= 3 ? (rest[1] as Context | undefined) : undefined;
     const span = startSpan(name, spanOptions, parentContext);
-    return context.with(trace.setSpan(parentContext ?? context.active(), span), fn, undefined, span) as ReturnType<F>;
+    return context.with<[Span], F>(trace.setSpan(parentContext ?? context.active(), span), fn, undefined, span);
   }
 
   function detailOf(detail: unknown, evidence: unknown): string | undefined {
@@ -269,16 +269,18 @@ export function loopGuardTelemetry(options?: LoopGuardTelemetryOptions): LoopGua
   }
 
   function record(verdict: Verdict | CallVerdict, stepIndex?: number): void {
-    if (!isRecord(verdict)) return;
-    if ('block' in verdict) {
-      if (verdict.block) onBlock(verdict);
+    // Read as what it may be at run time: a hand-made verdict can hold anything.
+    const given: unknown = verdict;
+    if (!isRecord(given)) return;
+    if ('block' in given) {
+      if (given.block === true) onBlock(given as CallRefusal);
       return;
     }
-    if (Array.isArray(verdict.warnings)) onWarning(verdict.warnings, stepIndex);
-    if (verdict.stop) onStop(verdict, stepIndex);
+    onWarning(given.warnings as readonly GuardWarning[], stepIndex);
+    if (given.stop === true) onStop(given as StopVerdict, stepIndex);
   }
 
-  const tracer: Tracer = { startSpan, startActiveSpan: startActiveSpan as Tracer['startActiveSpan'] };
+  const tracer: Tracer = { startSpan, startActiveSpan };
   return {
     onStop,
     onWarning,

@@ -1,6 +1,7 @@
 /**
  * The telemetry inside the real AI SDK (v7) and its OpenTelemetry integration (`@ai-sdk/otel`), exported through the
- * real OpenTelemetry SDK to memory: a model that repeats one search forever, run offline by a `ToolLoopAgent`.
+ * real OpenTelemetry SDK to memory: a model that repeats one search forever, run offline by a `ToolLoopAgent`. The
+ * AI SDK 7 names the setting `telemetry`; `experimental_telemetry` is its deprecated alias, the same object.
  */
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { SpanStatusCode } from '@opentelemetry/api';
@@ -31,7 +32,7 @@ async function loopingRun(options: Omit<LoopGuardTelemetryOptions, 'tracer'> = {
     model,
     tools,
     ...toAgentSettings({}, telemetry),
-    experimental_telemetry: { isEnabled: true, recordInputs: false, recordOutputs: false, integrations: [new OpenTelemetry({ tracer: telemetry.tracer })] },
+    telemetry: { isEnabled: true, recordInputs: false, recordOutputs: false, integrations: [new OpenTelemetry({ tracer: telemetry.tracer })] },
   });
   const result = await agent.generate({ prompt: 'Find Jane.' });
   const spans = tracing.spans();
@@ -40,7 +41,7 @@ async function loopingRun(options: Omit<LoopGuardTelemetryOptions, 'tracer'> = {
 
 const REPEAT_DETAIL = 'The model called "search" 3 times in a row with the same arguments: search(…).';
 
-describe('loopGuardTelemetry with the AI SDK and experimental_telemetry', () => {
+describe('loopGuardTelemetry with the AI SDK and its telemetry (experimental_telemetry)', () => {
   it("records each warning, refusal and the stop on the AI SDK's own run span, in order, with their attributes", async () => {
     const { result, spans, run } = await loopingRun();
 
