@@ -202,12 +202,12 @@ export function loopGuardTelemetry(options?: LoopGuardTelemetryOptions): LoopGua
   }
 
   // The three overloads of `startActiveSpan`: (name, fn), (name, options, fn), (name, options, context, fn).
-  function startActiveSpan<F extends (span: Span) => unknown>(name: string, ...rest: unknown[]): ReturnType<F> {
-    const fn = rest.at(-1) as F;
+  function startActiveSpan(name: string, ...rest: unknown[]): unknown {
+    const fn = rest.at(-1) as (span: Span) => unknown;
     const spanOptions = rest.length >= 2 ? (rest[0] as SpanOptions | undefined) : undefined;
     const parentContext = rest.length >= 3 ? (rest[1] as Context | undefined) : undefined;
     const span = startSpan(name, spanOptions, parentContext);
-    return context.with<[Span], F>(trace.setSpan(parentContext ?? context.active(), span), fn, undefined, span);
+    return context.with(trace.setSpan(parentContext ?? context.active(), span), fn, undefined, span);
   }
 
   function detailOf(detail: unknown, evidence: unknown): string | undefined {
