@@ -8,32 +8,9 @@ import type { Attributes, Context, Counter, Meter, Span, SpanOptions, Tracer } f
 import { isFault } from '../guard/verdict.js';
 import { argumentError, isRecord } from '../utils/validate.js';
 import type { CallRefusal, CallVerdict, GuardWarning, StopVerdict, Verdict } from '../types.js';
+import { callName, LOOPGUARD_ATTRIBUTES, LOOPGUARD_EVENTS, LOOPGUARD_METRICS, stepIndexOf, toolOf, withoutPreviews } from './otel-attributes.js';
 
-/** The names of the span events the telemetry records, one per warning, refusal and stop. */
-export const LOOPGUARD_EVENTS = Object.freeze({
-  warning: 'agent_loopguard.warning',
-  refusal: 'agent_loopguard.refusal',
-  stop: 'agent_loopguard.stop',
-} as const);
-
-/** The attribute names of those events (and, for `error.type`, of the span a fault stop marks as failed). */
-export const LOOPGUARD_ATTRIBUTES = Object.freeze({
-  code: 'agent_loopguard.code',
-  reason: 'agent_loopguard.reason',
-  detail: 'agent_loopguard.detail',
-  fault: 'agent_loopguard.fault',
-  stepIndex: 'agent_loopguard.step.index',
-  toolName: 'gen_ai.tool.name',
-  evidence: 'agent_loopguard.evidence',
-  errorType: 'error.type',
-} as const);
-
-/** The counters the telemetry adds to when given a `meter`, each with the `code` and `reason` attributes. */
-export const LOOPGUARD_METRICS = Object.freeze({
-  warnings: 'agent_loopguard.warnings',
-  refusals: 'agent_loopguard.refusals',
-  stops: 'agent_loopguard.stops',
-} as const);
+export { LOOPGUARD_ATTRIBUTES, LOOPGUARD_EVENTS, LOOPGUARD_METRICS } from './otel-attributes.js';
 
 /** Options of {@link loopGuardTelemetry}. */
 export interface LoopGuardTelemetryOptions {
@@ -76,56 +53,6 @@ export interface LoopGuardTelemetry {
   readonly onVerdict: (verdict: Verdict, step: unknown, index: number) => void;
   /** A tracer that starts spans with `options.tracer` and remembers the run spans it started, to record on them. */
   readonly tracer: Tracer;
-}
-
-/** Every preview of the model's data an evidence holds (`argsPreview`, `textPreview`, `shapePreview`, cycle entries). */
-function previews(evidence: unknown, found: string[] = []): string[] {
-  if (Array.isArray(evidence)) {
-    for (const item of evidence) {
-      // An oscillation's cycle entry is `name(argsPreview)`: the name is kept, the arguments are not.
-      if (typeof item === 'string') {
-        const open = item.indexOf('(');
-        if (open >= 0) found.push(item.slice(open + 1, -1));
-      } else previews(item, found);
-    }
-  } else if (isRecord(evidence)) {
-    for (const [key, value] of Object.entries(evidence)) {
-      if (typeof value === 'string' && key.endsWith('Preview')) found.push(value);
-      else if (typeof value === 'object') previews(value, found);
-    }
-  }
-  return found;
-}
-
-/** A detail with the evidence's previews of arguments, text and answers replaced by `…`. */
-function withoutPreviews(detail: string, evidence: unknown): string {
-  // Longest first, so a preview that is part of another is not replaced inside it and leave the rest behind.
-  const found = previews(evidence).filter((preview) => preview !== '' && preview !== '…').sort((a, b) => b.length - a.length);
-  return found.reduce((text, preview) => text.split(preview).join('…'), detail);
-}
-
-/** The tool a verdict's evidence names, if one: `tool`, or the name in the first cycle entry. */
-function toolOf(evidence: unknown): string | undefined {
-  if (!isRecord(evidence)) return undefined;
-  if (typeof evidence.tool === 'string') return evidence.tool;
-  return undefined;
-}
-
-/** A step index from what an adapter passes next to a verdict: a number, or the steps so far (the last one's index). */
-function stepIndexOf(stepsOrIndex: unknown): number | undefined {
-  if (typeof stepsOrIndex === 'number' && Number.isInteger(stepsOrIndex) && stepsOrIndex >= 0) return stepsOrIndex;
-  if (Array.isArray(stepsOrIndex) && stepsOrIndex.length > 0) return stepsOrIndex.length - 1;
-  return undefined;
-}
-
-/** A tool name from the call an adapter hands `onBlock`, whatever its framework calls the field. */
-function callName(call: unknown): string | undefined {
-  if (!isRecord(call)) return undefined;
-  for (const key of ['toolName', 'name', 'tool_name']) {
-    const value = call[key];
-    if (typeof value === 'string') return value;
-  }
-  return undefined;
 }
 
 function isSpan(value: unknown): value is Span {
