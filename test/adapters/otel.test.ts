@@ -95,9 +95,15 @@ describe('where loopGuardTelemetry records', () => {
     const rooted = telemetry.tracer.startSpan('third run', { root: true }, trace.setSpan(context.active(), first));
     telemetry.record(stop, 5);
     rooted.end();
+    const answer = telemetry.tracer.startActiveSpan('fourth run', {}, context.active(), (run) => {
+      telemetry.record(stop, 6);
+      run.end();
+      return 'done';
+    });
 
+    expect(answer).toBe('done');
     const byName = Object.fromEntries(tracing.spans().map((span) => [span.name, eventsOf(span).map((event) => event.attributes['agent_loopguard.step.index'])]));
-    expect(byName).toEqual({ 'first run': [], step: [], 'second run': [4], 'third run': [5] });
+    expect(byName).toEqual({ 'first run': [], step: [], 'second run': [4], 'third run': [5], 'fourth run': [6] });
     expect(tracing.spans().find((span) => span.name === 'step')?.parentSpanContext?.spanId).toBe(
       tracing.spans().find((span) => span.name === 'second run')?.spanContext().spanId,
     );
@@ -175,11 +181,18 @@ describe('what loopGuardTelemetry records', () => {
     guard.check(call('x'));
     const refusal = guard.judgeCall({ name: 'search', args: { query: 'x' } }) as CallRefusal;
     telemetry.record(refusal);
-    telemetry.onBlock({ ...refusal, evidence: {} } as unknown as CallRefusal, { name: 'lookup', args: { id: 7 } });
+    const nameless = { ...refusal, evidence: {} } as unknown as CallRefusal;
+    telemetry.onBlock(nameless, { name: 'lookup', args: { id: 7 } });
+    telemetry.onBlock(nameless, { tool_name: 'Bash', tool_input: {} });
+    telemetry.onBlock(nameless, { toolName: 'fetch' });
+    telemetry.onBlock(nameless, { id: 'no name' });
     telemetry.record({ block: false });
     expect(events().map((event) => [event.name, event.attributes['gen_ai.tool.name']])).toEqual([
       ['agent_loopguard.refusal', 'search'],
       ['agent_loopguard.refusal', 'lookup'],
+      ['agent_loopguard.refusal', 'Bash'],
+      ['agent_loopguard.refusal', 'fetch'],
+      ['agent_loopguard.refusal', undefined],
     ]);
   });
 
@@ -192,11 +205,12 @@ describe('what loopGuardTelemetry records', () => {
       telemetry.onStop(undefined as never);
       telemetry.onBlock(7 as never);
       telemetry.onWarning('loop' as never);
-      telemetry.onWarning([null, 3, { code: 'LOOP_WARNING', reason: 'no-progress', detail: 5 }] as never, -1);
+      telemetry.onWarning([null, 3, { code: 'LOOP_WARNING', reason: 'no-progress', detail: 5 }, { detail: 'only a detail' }] as never, -1);
       telemetry.onStop({ stop: true, reason: 'custom', code: 'MINE', detail: 'mine', evidence: { self: undefined, big: 10n } } as never, 2.5);
     }).not.toThrow();
     expect(events()).toEqual([
       { name: 'agent_loopguard.warning', attributes: { 'agent_loopguard.code': 'LOOP_WARNING', 'agent_loopguard.reason': 'no-progress' } },
+      { name: 'agent_loopguard.warning', attributes: { 'agent_loopguard.detail': 'only a detail' } },
       { name: 'agent_loopguard.stop', attributes: { 'agent_loopguard.code': 'MINE', 'agent_loopguard.reason': 'custom', 'agent_loopguard.detail': 'mine', 'agent_loopguard.fault': true } },
     ]);
   });
@@ -219,11 +233,15 @@ describe('loopGuardTelemetry counters', () => {
       telemetry.record(guard.check(refusal.block ? { toolCalls: [{ name: 'search', args: { query: 'x' }, blocked: true }] } : call('x')), index);
     }
 
+    // A hand-made warning without a code or a reason is counted without attributes.
+    telemetry.onWarning([{ detail: 'odd' }] as never);
+
     const collected = await metrics.collect();
     expect(Object.keys(collected).sort()).toEqual([LOOPGUARD_METRICS.refusals, LOOPGUARD_METRICS.stops, LOOPGUARD_METRICS.warnings]);
     expect(collected[LOOPGUARD_METRICS.warnings]).toEqual([
       { attributes: { 'agent_loopguard.code': 'LOOP_WARNING', 'agent_loopguard.reason': 'repeated-tool-call' }, value: 1 },
       { attributes: { 'agent_loopguard.code': 'LOOP_WARNING', 'agent_loopguard.reason': 'no-progress' }, value: 1 },
+      { attributes: {}, value: 1 },
     ]);
     expect(collected[LOOPGUARD_METRICS.refusals]).toEqual([{ attributes: { 'agent_loopguard.code': 'REPEATED_TOOL_CALL', 'agent_loopguard.reason': 'repeated-tool-call' }, value: 2 }]);
     expect(collected[LOOPGUARD_METRICS.stops]).toEqual([
