@@ -21,19 +21,15 @@ const tools = {
 };
 
 /** Runs the looping agent with the telemetry wired in (one spread, one tracer) and returns the exported spans. */
-async function loopingRun(options: Omit<LoopGuardTelemetryOptions, 'tracer'> = {}) {
+async function loopingRun(options: Omit<LoopGuardTelemetryOptions, 'tracer'> = {}, setting: 'telemetry' | 'experimental_telemetry' = 'telemetry') {
   const tracing = memoryTracing();
   const telemetry = loopGuardTelemetry({ ...options, tracer: tracing.provider.getTracer('ai') });
   const model = scriptedModel([], (index) => ({
     text: 'Searching again.',
     calls: [{ id: `call-${String(index)}`, tool: 'search', input: { query: 'Jane Doe, 12 Elm Street' } }],
   }));
-  const agent = new ToolLoopAgent({
-    model,
-    tools,
-    ...toAgentSettings({}, telemetry),
-    telemetry: { isEnabled: true, recordInputs: false, recordOutputs: false, integrations: [new OpenTelemetry({ tracer: telemetry.tracer })] },
-  });
+  const telemetrySettings = { isEnabled: true, recordInputs: false, recordOutputs: false, integrations: [new OpenTelemetry({ tracer: telemetry.tracer })] };
+  const agent = new ToolLoopAgent({ model, tools, ...toAgentSettings({}, telemetry), [setting]: telemetrySettings });
   const result = await agent.generate({ prompt: 'Find Jane.' });
   const spans = tracing.spans();
   return { result, spans, run: spans.find((span) => span.name.startsWith('invoke_agent')) };
@@ -108,6 +104,15 @@ describe('loopGuardTelemetry with the AI SDK and its telemetry (experimental_tel
       expect(span.status.code).toBe(SpanStatusCode.UNSET);
       expect(span.attributes['error.type']).toBeUndefined();
     }
+  });
+
+  it('records the same under the deprecated name experimental_telemetry', async () => {
+    const current = await loopingRun();
+    const deprecated = await loopingRun({}, 'experimental_telemetry');
+    expect(deprecated.run?.name).toBe('invoke_agent mock-model-id');
+    expect(eventsOf(deprecated.run)).toEqual(eventsOf(current.run));
+    expect(eventsOf(deprecated.run)).toHaveLength(5);
+    expect(deprecated.run?.status.code).toBe(SpanStatusCode.ERROR);
   });
 
   it('leaves the tool arguments out of every event by default, and puts them in when asked', async () => {
