@@ -156,8 +156,12 @@ describe('what loopGuardTelemetry records', () => {
     const cycle = ['secret-a', 'secret-b'].flatMap((query) => [call(query)]);
     const oscillating = verdicts([...cycle, ...cycle, ...cycle, ...cycle], { repeatedToolCall: false, noProgress: false, stagnation: false });
     const stalled = verdicts(Array.from({ length: 3 }, () => ({ finishReason: 'other', text: 'my secret plan' })), { finishReason: false });
+    // Every search gets the same private answer, which the evidence holds: it is not recorded by default.
     const stagnating = verdicts(
-      Array.from({ length: 20 }, (_, index) => call(`secret-${String(index % 7)}`)),
+      Array.from({ length: 20 }, (_, index) => ({
+        finishReason: 'tool-calls',
+        toolCalls: [{ name: 'search', args: { query: `secret-${String(index % 7)}` }, result: 'secret answer: Jane Doe' }],
+      })),
       { repeatedToolCall: false, oscillation: false, noProgress: false },
     );
     for (const verdict of [...oscillating, ...stalled, ...stagnating]) telemetry.record(verdict);
@@ -167,7 +171,10 @@ describe('what loopGuardTelemetry records', () => {
       expect.arrayContaining(['oscillation', 'no-progress', 'stagnation']),
     );
     expect(recorded.filter((event) => event.name === 'agent_loopguard.stop').map((event) => event.attributes['agent_loopguard.reason'])).toEqual(['oscillation', 'no-progress', 'stagnation']);
-    expect(JSON.stringify(recorded)).not.toMatch(/secret/);
+    expect(JSON.stringify(recorded)).not.toMatch(/secret|Jane/);
+    expect(recorded.at(-1)?.attributes['agent_loopguard.detail']).toBe(
+      'Only 7 of the last 20 steps with tool calls brought an answer not seen before in this run; search(…) was called 3 times.',
+    );
     expect(recorded.find((event) => event.name === 'agent_loopguard.stop')?.attributes['agent_loopguard.detail']).toBe(
       'The last 6 tool calls cycle through the same 2 calls 3 times: search(…) → search(…).',
     );
