@@ -18,6 +18,7 @@ export default defineConfig([
       'claude-agent-sdk': 'src/adapters/claude-agent-sdk.ts',
       'langchain': 'src/adapters/langchain.ts',
       'mastra': 'src/adapters/mastra.ts',
+      'otel': 'src/adapters/otel.ts',
     },
     format: ['esm', 'cjs'],
     target: 'node18',

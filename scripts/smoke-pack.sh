@@ -8,7 +8,9 @@
 #   3. if the package declares a `bin`, every command starts on every requested Node (`--help` exits 0);
 #   4. every subpath export (read from the exports map) type-checks for the same consumers, and on every requested Node
 #      `import` and `require` of it expose the same names; the adapters among them (the OpenAI Agents SDK, the Claude
-#      Agent SDK, LangChain and Mastra) stop a looping run of hand-made shapes.
+#      Agent SDK, LangChain and Mastra) stop a looping run of hand-made shapes, and /otel records on a span;
+#   5. before an optional peer is installed, the root entry and every subpath that does not import one load, and one
+#      that does fails naming it; then the peers are copied in from this project's node_modules for the checks above.
 #
 # Usage: scripts/smoke-pack.sh [NODE...]   (run `npm run build` first)
 #   NODE is a major version (18, 20, 22, 24; other than the current one it comes from scripts/node-bin.sh) or the path
@@ -59,6 +61,48 @@ cat >package.json <<'JSON'
 { "name": "agent-loopguard-smoke-consumer", "private": true, "version": "0.0.0", "type": "module" }
 JSON
 npm install --no-audit --no-fund --loglevel=error "$tarball" >/dev/null
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Optional peers (peerDependenciesMeta optional: npm does not install them). Before any is installed: on every Node,
+# the root entry and every subpath that does not import one load through import and require; a subpath that imports
+# one (its built file names it) fails naming it. Then the peers are copied in from the project's own node_modules, so
+# every check below covers every subpath.
+peer_subpaths=()
+read -ra optional_peers <<<"$(node -p 'Object.entries(require(process.argv[1]).peerDependenciesMeta ?? {}).filter(([, meta]) => meta?.optional === true).map(([name]) => name).join(" ")' "$consumer/node_modules/$package_name/package.json")"
+if [[ ${#optional_peers[@]} -gt 0 ]]; then
+  peer_free=("$package_name")
+  peer_needing=()
+  for subpath in "${subpaths[@]}"; do
+    needs=false
+    for peer in "${optional_peers[@]}"; do
+      grep -qF "'$peer'" "node_modules/$package_name/dist/$subpath.js" && needs=true
+    done
+    if [[ $needs == true ]]; then peer_needing+=("$package_name/$subpath"); peer_subpaths+=("$subpath"); else peer_free+=("$package_name/$subpath"); fi
+  done
+  for bin in "${node_bins[@]}"; do
+    version=$("$bin" --version)
+    for entry in "${peer_free[@]}"; do
+      "$bin" --input-type=module -e "const lib = await import('$entry'); if (Object.keys(lib).length === 0) throw new Error('no exports');" ||
+        { echo "smoke: import of $entry failed without ${optional_peers[*]} on Node $version" >&2; exit 1; }
+      "$bin" -e "const lib = require('$entry'); if (Object.keys(lib).length === 0) throw new Error('no exports');" ||
+        { echo "smoke: require of $entry failed without ${optional_peers[*]} on Node $version" >&2; exit 1; }
+    done
+    for entry in "${peer_needing[@]}"; do
+      for loader in import require; do
+        if [[ $loader == import ]]; then loaded=$("$bin" --input-type=module -e "await import('$entry')" 2>&1); else loaded=$("$bin" -e "require('$entry')" 2>&1); fi && {
+          echo "smoke: $entry loaded through $loader without ${optional_peers[*]} on Node $version" >&2
+          exit 1
+        }
+        grep -qF "${optional_peers[0]}" <<<"$loaded" || { echo "$loaded" >&2; echo "smoke: $entry failed for another reason than a missing peer" >&2; exit 1; }
+      done
+    done
+    echo "smoke: Node $version: without ${optional_peers[*]}, ${#peer_free[@]} entries load; those that fail naming it: ${peer_needing[*]:-none}"
+  done
+  for peer in "${optional_peers[@]}"; do
+    mkdir -p "node_modules/$(dirname "$peer")"
+    cp -R "$root/node_modules/$peer" "node_modules/$peer"
+  done
+fi
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Runtime checks: the same exercise for both module formats, so their reports must be byte-identical.
@@ -223,6 +267,25 @@ const checks = {
     }
     return `${answers.join(' ')}, then ${stop.code}`;
   },
+  // The telemetry records a warning and a fault stop on a span of plain functions, and marks the span failed.
+  otel: async (lib) => {
+    const events = [];
+    let status;
+    const span = {
+      addEvent: (name, attributes) => events.push(`${name}:${attributes['agent_loopguard.code']}`),
+      setStatus: (given) => (status = given.code),
+      setAttribute: () => undefined,
+      isRecording: () => true,
+    };
+    const telemetry = lib.loopGuardTelemetry({ span });
+    const evidence = { tool: 'search', argsPreview: '{"query":"loop"}', count: 2, threshold: 3, stepIndexes: [0, 1], identicalResults: true };
+    telemetry.record({ stop: false, warnings: [{ code: 'LOOP_WARNING', reason: 'repeated-tool-call', detail: 'twice', message: 'm', evidence }] }, 1);
+    telemetry.record({ stop: true, reason: 'repeated-tool-call', code: 'REPEATED_TOOL_CALL', detail: 'thrice', evidence: { ...evidence, count: 3 } }, 2);
+    if (events.join() !== 'agent_loopguard.warning:LOOP_WARNING,agent_loopguard.stop:REPEATED_TOOL_CALL' || status !== 2) {
+      fail(`otel: events ${events.join()}, status ${status}`);
+    }
+    return `${events.join(' ')}, span status ERROR`;
+  },
 };
 module.exports = async function exerciseSubpaths(load, subpaths) {
   const report = {};
@@ -275,14 +338,20 @@ createGuard({ maxSteps: 'ten' });
 export const unnarrowed: unknown = guard.check(step).reason;
 TS
 )
-# Every subpath too, so its declarations are loaded and checked like the root's.
+# Every subpath too, so its declarations are loaded and checked like the root's. A subpath that imports an optional
+# peer goes into its own lines: the consumer without Node or DOM types leaves it out, since the peer's declarations
+# need one of them (@opentelemetry/api's name `console`) and no program using the peer runs without a console.
+peer_lines=''
 for index in "${!subpaths[@]}"; do
-  consumer_source+=$'\n'"import * as subpath$index from '$package_name/${subpaths[$index]}';"
-  consumer_source+=$'\n'"export const subpath${index}Names: readonly string[] = Object.keys(subpath$index);"
+  lines=$'\n'"import * as subpath$index from '$package_name/${subpaths[$index]}';"
+  lines+=$'\n'"export const subpath${index}Names: readonly string[] = Object.keys(subpath$index);"
+  if [[ " ${peer_subpaths[*]} " == *" ${subpaths[$index]} "* ]]; then peer_lines+=$lines; else consumer_source+=$lines; fi
 done
-printf '%s\n' "$consumer_source" >consumer.mts
-printf '%s\n' "$consumer_source" >consumer.cts
-printf '%s\n' "$consumer_source" >consumer-bundler.ts
+printf '%s\n' "$consumer_source$peer_lines" >consumer.mts
+printf '%s\n' "$consumer_source$peer_lines" >consumer.cts
+printf '%s\n' "$consumer_source" >consumer-bare.mts
+printf '%s\n' "$consumer_source" >consumer-bare.cts
+printf '%s\n' "$consumer_source$peer_lines" >consumer-bundler.ts
 
 # Declarations are checked too (skipLibCheck off): with Node's types as a typical Node project has them (node16,
 # plain strict, since @types/node itself fails exactOptionalPropertyTypes), and with no Node or DOM types at all under
@@ -306,12 +375,12 @@ write_tsconfig() { # name module moduleResolution lib types strictest files...
 JSON
 }
 write_tsconfig tsconfig.node16.json node16 node16 '["ES2022"]' '["node"]' false consumer.mts consumer.cts
-write_tsconfig tsconfig.nodenext.json nodenext nodenext '["ES2022"]' '[]' true consumer.mts consumer.cts
+write_tsconfig tsconfig.nodenext.json nodenext nodenext '["ES2022"]' '[]' true consumer-bare.mts consumer-bare.cts
 write_tsconfig tsconfig.bundler.json esnext bundler '["ES2022", "DOM"]' '[]' true consumer-bundler.ts
 
 # node10 (classic `node` resolution, CommonJS): TypeScript 6 still reads it once its deprecation is acknowledged;
 # TypeScript 7 removed the option (TS5108), so there it must fail with exactly that, and nothing about the package.
-printf '%s\n' "$consumer_source" >consumer-node10.ts
+printf '%s\n' "$consumer_source$peer_lines" >consumer-node10.ts
 write_tsconfig tsconfig.node10.json commonjs node10 '["ES2022"]' '["node"]' false consumer-node10.ts
 node -e '
   const file = process.argv[1], config = JSON.parse(require("fs").readFileSync(file, "utf8"));
@@ -349,6 +418,7 @@ for tsc in "${tsc_bins[@]}"; do
     # Each module format must be typed by its own declaration file (.d.ts for import, .d.cts for require).
     expected=()
     for entry in index "${subpaths[@]}"; do
+      [[ $mode == nodenext && " ${peer_subpaths[*]} " == *" $entry "* ]] && continue
       [[ $mode == node10 ]] || expected+=("$installed/$entry.d.ts")
       [[ $mode == bundler ]] || expected+=("$installed/$entry.d.cts")
     done

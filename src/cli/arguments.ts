@@ -12,11 +12,13 @@ FILE        .jsonl or .jsonl.gz: one run a line, {"id", "outcome"?, "steps": [st
 Options:
   -c, --config FILE          JSON file of guard options (every option but functions)
       --json                 print one JSON report instead of text
+      --fail-on-fault        exit 3 when a run was stopped for a fault (not a normal finish)
       --stuck-status REGEX   exit statuses of unresolved runs that count as stuck
                              (default: ${DEFAULT_STUCK_STATUS.source})
   -h, --help                 print this help
 
-Exit status: 0 when every input was read, 1 when some line or file could not be, 2 for usage errors or a bad config.
+Exit status: 0 when every input was read, 1 when some line or file could not be, 2 for usage errors or a bad config;
+with --fail-on-fault, 3 when every input was read and the guard stopped a run for a fault.
 `;
 
 /** What the command line asks for. */
@@ -28,6 +30,8 @@ export type CliRequest =
       readonly json: boolean;
       /** Exit statuses of stuck runs: `--stuck-status`, or {@link DEFAULT_STUCK_STATUS}. */
       readonly stuckStatus: RegExp;
+      /** `--fail-on-fault`: exit status 3 when a run was stopped for a fault; absent when not given. */
+      readonly failOnFault?: true | undefined;
       readonly files: readonly string[];
     }
   | { readonly kind: 'usage-error'; readonly message: string };
@@ -38,9 +42,15 @@ interface Options {
   stuckStatus?: string;
   json?: boolean;
   help?: boolean;
+  failOnFault?: boolean;
 }
 
-const FLAGS: Readonly<Record<string, 'json' | 'help'>> = { '--json': 'json', '--help': 'help', '-h': 'help' };
+const FLAGS: Readonly<Record<string, 'json' | 'help' | 'failOnFault'>> = {
+  '--json': 'json',
+  '--help': 'help',
+  '-h': 'help',
+  '--fail-on-fault': 'failOnFault',
+};
 
 /** Options that take a value: where the value goes, the long name messages use, and what the value is called. */
 const VALUED: Readonly<Record<string, readonly ['config' | 'stuckStatus', string, string]>> = {
@@ -121,5 +131,7 @@ export function parseArguments(argv: readonly string[]): CliRequest {
       return { kind: 'usage-error', message: `option "--stuck-status" needs a valid REGEX: ${errorMessage(error)}` };
     }
   }
-  return { kind: 'replay', config: options.config, json: options.json === true, stuckStatus, files };
+  const request = { kind: 'replay', config: options.config, json: options.json === true, stuckStatus, files } as const;
+  // Left out unless given, so a request reads the same as before the option existed.
+  return options.failOnFault === true ? { ...request, failOnFault: true } : request;
 }

@@ -7,12 +7,17 @@ import { DEFAULT_READ_LIMITS, readRuns, type ReadLimits } from './read-runs.js';
 import { createTally, replayRun } from './replay.js';
 import { formatInputError, jsonReport, MAX_LISTED_ERRORS, textReport } from './report.js';
 
-/** Exit status: every input read. */
+/** Exit status: every input read (and, with `--fail-on-fault`, no run stopped for a fault). */
 export const EXIT_OK = 0;
-/** Exit status: some line or file could not be read; the rest was replayed. */
+/** Exit status: some line or file could not be read; the rest was replayed. Outranks {@link EXIT_FAULT_STOPS}. */
 export const EXIT_BAD_INPUT = 1;
 /** Exit status: bad command line or config; nothing was replayed. */
 export const EXIT_USAGE = 2;
+/**
+ * Exit status with `--fail-on-fault`: every input read, and the guard stopped at least one run for a fault (`isFault`:
+ * every stop but a normal `stop` finish).
+ */
+export const EXIT_FAULT_STOPS = 3;
 
 /** How much of the input one line or document may be, and how many input errors the JSON report lists. */
 export interface ReplayLimits extends ReadLimits {
@@ -28,7 +33,8 @@ export const DEFAULT_LIMITS: ReplayLimits = Object.freeze({ ...DEFAULT_READ_LIMI
  * @param argv - the arguments after the script path, e.g. `['replay', '--json', 'runs.jsonl']`
  * @param io - where output goes
  * @param limits - caps on input and report size
- * @returns the exit status: 0 when every input was read, 1 when some line or file was bad, 2 for usage errors
+ * @returns the exit status: 0 when every input was read, 1 when some line or file was bad, 2 for usage errors; with
+ *   `--fail-on-fault`, 3 when every input was read and some run had a fault stop
  */
 export async function main(argv: readonly string[], io: CliIo, limits: ReplayLimits = DEFAULT_LIMITS): Promise<number> {
   const request = parseArguments(argv);
@@ -68,6 +74,9 @@ export async function main(argv: readonly string[], io: CliIo, limits: ReplayLim
       await io.drained?.();
     }
   }
-  report.end(tally.summary());
-  return badInputs > 0 ? EXIT_BAD_INPUT : EXIT_OK;
+  const summary = tally.summary();
+  report.end(summary);
+  // Unread input outranks what the runs read say: their verdicts are not the whole answer.
+  if (badInputs > 0) return EXIT_BAD_INPUT;
+  return request.failOnFault === true && summary.faultStops > 0 ? EXIT_FAULT_STOPS : EXIT_OK;
 }

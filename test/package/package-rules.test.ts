@@ -6,6 +6,7 @@ import {
   installScripts,
   missingFiles,
   referencedFiles,
+  optionalPeerNames,
   runtimeDependencies,
   sharedChunks,
   subpathFiles,
@@ -129,6 +130,16 @@ describe('runtimeDependencies', () => {
 
   it('reports nothing for empty fields and dev dependencies', () => {
     expect(runtimeDependencies({ dependencies: {}, bundleDependencies: [], devDependencies: { a: '1' } })).toEqual([]);
+  });
+
+  it('leaves out a peer marked optional, which npm does not install, and keeps one marked otherwise', () => {
+    const manifest = {
+      peerDependencies: { a: '1', b: '1', c: '1' },
+      peerDependenciesMeta: { a: { optional: true }, b: { optional: false }, d: { optional: true } },
+    };
+    expect(runtimeDependencies(manifest)).toEqual(['peerDependencies: b', 'peerDependencies: c']);
+    expect(optionalPeerNames(manifest)).toEqual(['a', 'd']);
+    expect(optionalPeerNames({ peerDependenciesMeta: 'a' })).toEqual([]);
   });
 });
 

@@ -131,10 +131,28 @@ export function referencedFiles(manifest: PackageManifest): string[] {
 
 /**
  * @param manifest - package.json
- * @returns one `field: name` entry per package npm would install with this one
+ * @returns one `field: name` entry per package npm would install with this one; a peer that `peerDependenciesMeta`
+ *   marks optional is not installed by npm, so it is not one
  */
 export function runtimeDependencies(manifest: PackageManifest): string[] {
-  return DEPENDENCY_FIELDS.flatMap((field) => dependencyNames(manifest[field]).map((name) => `${field}: ${name}`));
+  const optionalPeers = optionalPeerNames(manifest);
+  return DEPENDENCY_FIELDS.flatMap((field) =>
+    dependencyNames(manifest[field])
+      .filter((name) => field !== 'peerDependencies' || !optionalPeers.includes(name))
+      .map((name) => `${field}: ${name}`),
+  );
+}
+
+/**
+ * @param manifest - package.json
+ * @returns the peers `peerDependenciesMeta` marks `optional: true`: npm installs them only when the user does
+ */
+export function optionalPeerNames(manifest: PackageManifest): string[] {
+  const meta = manifest.peerDependenciesMeta;
+  if (meta === null || typeof meta !== 'object') return [];
+  return Object.entries(meta as Record<string, unknown>)
+    .filter(([, value]) => value !== null && typeof value === 'object' && (value as { optional?: unknown }).optional === true)
+    .map(([name]) => name);
 }
 
 function dependencyNames(value: unknown): string[] {

@@ -44,7 +44,7 @@ describe('the size budgets', () => {
     const root = exportedNames(readFromTarball(tarball, 'dist/index.js'));
     expect(root).toContain('createGuard');
     const subpaths = subpathNames(manifest);
-    expect(subpaths).toEqual(['openai-agents', 'claude-agent-sdk', 'langchain', 'mastra']);
+    expect(subpaths).toEqual(['openai-agents', 'claude-agent-sdk', 'langchain', 'mastra', 'otel']);
     for (const name of subpaths) {
       const own = exportedNames(readFromTarball(tarball, `dist/${name}.js`));
       expect(own.length, name).toBeGreaterThan(0);

@@ -40,7 +40,7 @@ describe('the packed tarball', () => {
 
   it('points resolvers that do not read exports from each subpath folder at its CommonJS build', () => {
     const stubs = subpathNames(manifest).map((name) => ({ name, stub: JSON.parse(readFromTarball(tarball, `${name}/package.json`)) as unknown }));
-    expect(stubs.map(({ name }) => name)).toEqual(['openai-agents', 'claude-agent-sdk', 'langchain', 'mastra']);
+    expect(stubs.map(({ name }) => name)).toEqual(['openai-agents', 'claude-agent-sdk', 'langchain', 'mastra', 'otel']);
     for (const { name, stub } of stubs) expect(stub).toEqual({ main: `../dist/${name}.cjs`, types: `../dist/${name}.d.cts` });
   });
 
