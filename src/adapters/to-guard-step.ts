@@ -118,11 +118,12 @@ function readToolCalls(step: unknown): GuardToolCall[] | undefined {
   // Calls a tool approval refused (they never ran): by the SDK's object for the call where the part holds it, else by id.
   const deniedCalls = new Set<unknown>();
   const deniedIds = new Map<unknown, number>();
+  const stepCalls = new Set(calls);
   for (const part of safeArray(safeRead(step, 'content'))) {
     const type = safeRead(part, 'type');
     if (type === 'tool-approval-response' && safeRead(part, 'approved') === false) {
       const call = safeRead(part, 'toolCall');
-      if (calls.includes(call)) deniedCalls.add(call);
+      if (stepCalls.has(call)) deniedCalls.add(call);
       else deniedIds.set(safeRead(call, 'toolCallId'), (deniedIds.get(safeRead(call, 'toolCallId')) ?? 0) + 1);
     }
     if (type === 'tool-error') errors.add(safeRead(part, 'toolCallId'), safeRead(part, 'error'));
