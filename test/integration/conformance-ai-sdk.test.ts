@@ -8,7 +8,7 @@
  * so it can only end the run after the call that completes a loop, and it has no way to put a warning in the prompt.
  */
 import { isStepCount, tool, ToolLoopAgent, type ModelMessage, type StepResult, type ToolSet } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { isFault, toAgentSettings, toStopWhen, type AiSdkStepLike, type StopVerdict } from '../../src/index.js';
 import { callId, conformance, LOOPING, PARALLEL, type IdPolicy, type Observed, type Script } from './conformance.js';
@@ -26,7 +26,10 @@ interface RunRecord {
 
 /** Everything the runs of a group share: the agent (with its model and tools), and the runs it serves, by number. */
 interface Shared {
-  readonly agent: { generate(options: { prompt: string }): Promise<{ readonly steps: readonly StepResult<ToolSet>[] }> };
+  readonly agent: {
+    generate(options: { prompt: string }): Promise<{ readonly steps: readonly StepResult<ToolSet>[] }>;
+    stream(options: { prompt: string }): Promise<{ readonly steps: PromiseLike<readonly StepResult<ToolSet>[]> }>;
+  };
   readonly runs: Map<string, RunRecord>;
   next: number;
 }
@@ -54,25 +57,46 @@ function runOfStep(runs: Map<string, RunRecord>, steps: readonly AiSdkStepLike[]
   return id === undefined ? undefined : runs.get(id);
 }
 
-/** The model every run shares: it plays the script of the run whose conversation it is sent. */
+/** The model's answer for a prompt: the script's turn of the run whose conversation it is. */
+function answerTo(runs: Map<string, RunRecord>, prompt: readonly unknown[]) {
+  const { id, record } = runOf(runs, prompt);
+  const turn = turnOf(prompt);
+  const scripted = record.script.turns[turn] ?? { text: 'out of script' };
+  const content: GenerateResult['content'] =
+    'text' in scripted
+      ? [{ type: 'text', text: scripted.text }]
+      : scripted.calls.map((call, position) => ({
+          type: 'tool-call',
+          // The SDK's types insist on a string: a missing id is an empty one.
+          toolCallId: callId(record.ids, turn, position) ?? '',
+          toolName: call.name,
+          input: JSON.stringify(call.args),
+        }));
+  const unified = 'text' in scripted ? 'stop' : 'tool-calls';
+  return { content, finishReason: { unified, raw: unified } as const, responseId: `run-${id}-${String(turn)}` };
+}
+
+/** The model every run shares, for `generate` and `stream`: it plays the script of the run whose conversation it is sent. */
 function sharedModel(runs: Map<string, RunRecord>): MockLanguageModelV4 {
   return new MockLanguageModelV4({
     doGenerate: (options) => {
-      const { id, record } = runOf(runs, options.prompt);
-      const turn = turnOf(options.prompt);
-      const scripted = record.script.turns[turn] ?? { text: 'out of script' };
-      const content: GenerateResult['content'] =
-        'text' in scripted
-          ? [{ type: 'text', text: scripted.text }]
-          : scripted.calls.map((call, position) => ({
-              type: 'tool-call',
-              // The SDK's types insist on a string: a missing id is an empty one.
-              toolCallId: callId(record.ids, turn, position) ?? '',
-              toolName: call.name,
-              input: JSON.stringify(call.args),
-            }));
-      const finishReason = 'text' in scripted ? 'stop' : 'tool-calls';
-      return Promise.resolve({ content, finishReason: { unified: finishReason, raw: finishReason }, usage, warnings: [], response: { id: `run-${id}-${String(turn)}` } });
+      const { content, finishReason, responseId } = answerTo(runs, options.prompt);
+      return Promise.resolve({ content, finishReason, usage, warnings: [], response: { id: responseId } });
+    },
+    doStream: (options) => {
+      const { content, finishReason, responseId } = answerTo(runs, options.prompt);
+      const parts = content.flatMap((part) =>
+        part.type === 'text'
+          ? [{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: part.text }, { type: 'text-end' as const, id: 't' }]
+          : [part],
+      );
+      const stream = convertArrayToReadableStream([
+        { type: 'stream-start' as const, warnings: [] },
+        { type: 'response-metadata' as const, id: responseId },
+        ...parts,
+        { type: 'finish' as const, finishReason, usage },
+      ]);
+      return Promise.resolve({ stream });
     },
   });
 }
@@ -98,12 +122,13 @@ function refusedIn(steps: readonly StepResult<ToolSet>[]): string[] {
   );
 }
 
-/** One run of a script through the shared agent. */
-async function run(shared: Shared, script: Script, ids: IdPolicy): Promise<Observed> {
+/** One run of a script through the shared agent, with `generate` or, when `streamed`, `stream`. */
+async function run(shared: Shared, script: Script, ids: IdPolicy, streamed = false): Promise<Observed> {
   const id = String(shared.next++);
   const record: RunRecord = { script, ids, warnings: [], ran: [], stop: undefined };
   shared.runs.set(id, record);
-  const result = await shared.agent.generate({ prompt: `This is run ${id}.` });
+  const prompt = `This is run ${id}.`;
+  const result = streamed ? { steps: await (await shared.agent.stream({ prompt })).steps } : await shared.agent.generate({ prompt });
   return {
     warnings: record.warnings,
     refused: refusedIn(result.steps),
@@ -119,29 +144,40 @@ function sharedAgent(hooks: (runs: Map<string, RunRecord>) => object): Shared {
   return { agent, runs, next: 0 };
 }
 
-conformance<Shared>({
-  name: 'the Vercel AI SDK (toAgentSettings in one ToolLoopAgent)',
-  create: () =>
-    sharedAgent((runs) =>
-      toAgentSettings(
-        { maxSteps: 20 },
-        {
-          onWarning: (warnings, steps) => {
-            const record = runOfStep(runs, steps);
-            for (const warning of warnings) record?.warnings.push(`${String(steps.length)}:${warning.reason}`);
-          },
-          onStop: (verdict, steps) => {
-            const record = runOfStep(runs, steps);
-            if (record !== undefined) record.stop = verdict;
-          },
+/** A shared agent with the settings of one `toAgentSettings` call, its callbacks reporting to the run of the steps. */
+function settingsAgent(): Shared {
+  return sharedAgent((runs) =>
+    toAgentSettings(
+      { maxSteps: 20 },
+      {
+        onWarning: (warnings, steps) => {
+          const record = runOfStep(runs, steps);
+          for (const warning of warnings) record?.warnings.push(`${String(steps.length)}:${warning.reason}`);
         },
-      ),
+        onStop: (verdict, steps) => {
+          const record = runOfStep(runs, steps);
+          if (record !== undefined) record.stop = verdict;
+        },
+      },
     ),
-  run,
+  );
+}
+
+conformance<Shared>({
+  name: 'the Vercel AI SDK (toAgentSettings in one ToolLoopAgent, generate)',
+  create: settingsAgent,
+  run: (shared, script, ids) => run(shared, script, ids),
   expected: (script, ids) =>
     // generateText keys a refusal by toolCallId: with one id for the three reads, refusing the third skips all three,
     // and the SDK then ends the run, waiting for results of calls it never ran (see docs/integrations/ai-sdk.md).
     script === PARALLEL && ids !== 'unique' ? { warnings: [], refused: ['0:read'], ran: [], stopCode: undefined } : undefined,
+});
+
+// streamText skips only the call it was told to refuse: with every id policy, exactly the reference loop.
+conformance<Shared>({
+  name: 'the Vercel AI SDK (toAgentSettings in one ToolLoopAgent, stream)',
+  create: settingsAgent,
+  run: (shared, script, ids) => run(shared, script, ids, true),
 });
 
 conformance<Shared>({
@@ -155,7 +191,7 @@ conformance<Shared>({
         },
       }),
     })),
-  run,
+  run: (shared, script, ids) => run(shared, script, ids),
   // A stop condition is asked after the step's tools ran: it cannot refuse a call or warn the model, only end the run
   // after the call that completes the loop.
   expected: (script) => {
