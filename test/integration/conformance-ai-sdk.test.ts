@@ -14,6 +14,7 @@ import { isFault, toAgentSettings, toStopWhen, type AiSdkStepLike, type StopVerd
 import { callId, conformance, LOOPING, PARALLEL, type IdPolicy, type Observed, type Script } from './conformance.js';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
+type StreamPart = Awaited<ReturnType<MockLanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
 
 /** What one run is seen to do, filled in by the shared model, tools and callbacks. */
 interface RunRecord {
@@ -85,17 +86,13 @@ function sharedModel(runs: Map<string, RunRecord>): MockLanguageModelV4 {
     },
     doStream: (options) => {
       const { content, finishReason, responseId } = answerTo(runs, options.prompt);
-      const parts = content.flatMap((part) =>
-        part.type === 'text'
-          ? [{ type: 'text-start' as const, id: 't' }, { type: 'text-delta' as const, id: 't', delta: part.text }, { type: 'text-end' as const, id: 't' }]
-          : [part],
-      );
-      const stream = convertArrayToReadableStream([
-        { type: 'stream-start' as const, warnings: [] },
-        { type: 'response-metadata' as const, id: responseId },
-        ...parts,
-        { type: 'finish' as const, finishReason, usage },
-      ]);
+      const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }, { type: 'response-metadata', id: responseId }];
+      for (const part of content) {
+        if (part.type === 'text') parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: part.text }, { type: 'text-end', id: 't' });
+        else if (part.type === 'tool-call') parts.push(part);
+      }
+      parts.push({ type: 'finish', finishReason, usage });
+      const stream = convertArrayToReadableStream(parts);
       return Promise.resolve({ stream });
     },
   });
