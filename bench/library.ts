@@ -43,3 +43,9 @@ const library = await importBundled<typeof import('../src/index.js')>(fileURLToP
 
 export const { createGuard, toGuardStep, toStopWhen } = library;
 export type { Guard, GuardOptions, GuardStep } from '../src/index.js';
+
+// The AI SDK's steering hooks, from the root entry, and the Mastra subpath, bundled as tsup bundles it.
+export const { toAgentSettings } = library;
+export const { toMastraOptions } = await importBundled<typeof import('../src/adapters/mastra.js')>(
+  fileURLToPath(new URL('../src/adapters/mastra.ts', import.meta.url)),
+);

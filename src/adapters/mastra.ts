@@ -10,7 +10,7 @@ import type { CallRefusal } from '../types.js';
 import { guardMaker } from './per-run-guard.js';
 import { arrayLength, MAX_REPLAY_STEPS } from './step-replayer.js';
 import { toGuardStep, type AiSdkStepLike } from './to-guard-step.js';
-import { Turn } from './turn.js';
+import { ResponseScreen } from './turn.js';
 
 export type { CallRefusal } from '../types.js';
 
@@ -19,7 +19,7 @@ export interface MastraToolHookContextLike {
   readonly toolName?: string | undefined;
   /** The parsed input. */
   readonly input?: unknown;
-  /** The tool's execution options; `toolCallId` is read. */
+  /** The tool's execution options; `toolCallId` and `requestContext` (which is the run's own) are read. */
   readonly context?: unknown;
 }
 
@@ -78,9 +78,12 @@ export interface MastraLoopGuard {
  * (`feedback`), and `stopWhen` records each step and ends the run on a stop verdict. A model that asks again for a
  * refused call is stopped.
  *
- * The guard state lives in the object returned, and Mastra's hooks are not told which run they belong to: make one per
- * `generate()` or `stream()` call, never one for concurrent runs. Passed to a second run after the first, it notices the
- * new run at its first step and starts over (that step's calls were judged against the first run's history).
+ * One object serves any number of runs in a row: a new run is noticed at its first call (its `requestContext` is a new
+ * one, as Mastra makes for every `generate()` unless given one) or at its first step (`stopWhen` is handed a new first
+ * step), and starts from a fresh guard. Runs at once need one object each: Mastra hands `stopWhen` only the steps and
+ * `beforeToolCall` only the call and its context, with nothing in common that would tell which run a step belongs to.
+ * Parallel calls of a response are told apart by their place among the calls sharing their id, so a reused or missing
+ * `toolCallId` neither lets a refused call run nor records a call that ran as refused.
  *
  * For stopping alone, `stopWhen: toStopWhen(options)` from the package's root works unchanged; it replays the steps, so
  * one serves every run, but it cannot tell refused calls from calls that ran.
@@ -92,13 +95,24 @@ export interface MastraLoopGuard {
 export function toMastraOptions(optionsOrFactory?: GuardOptions | (() => Guard), options?: MastraGuardOptions): MastraLoopGuard {
   const newGuard = guardMaker(optionsOrFactory);
   let guard = newGuard(undefined);
-  /** The run's first step, to notice a new run. */
+  /** The run's first step, and the `requestContext` of its calls, to notice a new run. */
   let firstStep: unknown;
+  let requestContext: unknown;
   let recorded = 0;
   let latest: Verdict | undefined;
   let stop: StopVerdict | undefined;
-  /** The calls of the step in progress `beforeToolCall` judged, by call id. */
-  let turn = new Turn();
+  /** The calls of the step in progress `beforeToolCall` judged, in order. */
+  let screen = new ResponseScreen();
+
+  function startRun(): void {
+    guard = newGuard(undefined);
+    firstStep = undefined;
+    requestContext = undefined;
+    recorded = 0;
+    latest = undefined;
+    stop = undefined;
+    screen = new ResponseScreen();
+  }
 
   function record(step: unknown): void {
     const mapped = toGuardStep(step as AiSdkStepLike);
@@ -106,11 +120,11 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | (() => Guard),
     const ids = safeArray(safeRead(step, 'toolCalls'))
       .filter((call) => typeof safeRead(call, 'toolName') === 'string')
       .map((call) => safeRead(call, 'toolCallId'));
-    const toolCalls = (mapped.toolCalls ?? []).map((call, index) => turn.recorded(ids[index], call));
+    const toolCalls = (mapped.toolCalls ?? []).map((call, index) => screen.recorded(ids[index], call));
     const guardStep: GuardStep = mapped.toolCalls === undefined ? mapped : { ...mapped, toolCalls };
     latest = guard.check(guardStep);
     recorded++;
-    turn = new Turn();
+    screen = new ResponseScreen();
     if (latest.stop && stop === undefined) {
       stop = latest;
       options?.onStop?.(latest);
@@ -123,16 +137,14 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | (() => Guard),
     // Also false for a length a proxy made up: negative, or not a number at all.
     if (!(length > 0)) return false;
     const first = safeRead(steps, '0');
-    if (first !== firstStep) {
-      // Another run: a fresh guard. The calls its first step made were judged already, so their refusals are kept.
-      if (firstStep !== undefined) {
-        guard = newGuard(undefined);
-        recorded = 0;
-        latest = undefined;
-        stop = undefined;
-      }
-      firstStep = first;
+    // Another run (one whose first call started it has no first step yet). The calls of the step being recorded were
+    // judged already: their judgements are kept, to record which of them were refused.
+    if (firstStep !== undefined && first !== firstStep) {
+      const judged = screen;
+      startRun();
+      screen = judged;
     }
+    firstStep = first;
     if (length - recorded > MAX_REPLAY_STEPS) {
       throw new TypeError(
         `agent-loopguard: the stopWhen of toMastraOptions was given ${length - recorded} steps it had not seen; it checks at most ${MAX_REPLAY_STEPS} new steps per call.`,
@@ -146,8 +158,12 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | (() => Guard),
   function beforeToolCall(context: MastraToolHookContextLike): MastraSkippedCall | undefined {
     const name = safeRead(context, 'toolName');
     if (typeof name !== 'string') return undefined;
+    const execution = safeRead(context, 'context');
+    const runContext = safeRead(execution, 'requestContext');
+    if (runContext !== undefined && requestContext !== undefined && runContext !== requestContext) startRun();
+    requestContext ??= runContext;
     const call: GuardToolCall = { name, args: safeRead(context, 'input') };
-    const verdict = turn.judge(guard, call, safeRead(safeRead(context, 'context'), 'toolCallId'), (refusal) => options?.onBlock?.(refusal, context));
+    const verdict = screen.judge(guard, call, safeRead(execution, 'toolCallId'), context, (refusal) => options?.onBlock?.(refusal, context));
     return verdict.block ? { proceed: false, output: verdict.message } : undefined;
   }
 

@@ -91,6 +91,8 @@ export async function runAgentLoop<Step extends AgentLoopStep>(
     if (signal?.aborted === true) return { steps, verdict, completed: false, aborted: true };
     const previous = steps.length === 0 ? undefined : verdict;
     const step = await runStep(index, { previous, nudge: loopMessage(previous), judgeCall: (call, earlier) => guard.judgeCall(call, earlier) });
+    // The step function is the caller's code: a step that is not an object is its mistake, named here, not in check.
+    if (!isRecord(step)) argumentError(`runAgentLoop's step must return (or resolve to) a step object such as { toolCalls, text, finishReason }; step(${String(index)}) returned something else`, step);
     steps.push(step);
     verdict = guard.check(step);
     onVerdict?.(verdict, step, index);

@@ -22,14 +22,20 @@ export const MAX_REPLAY_STEPS = 100_000;
 /** Replays AI SDK steps through guards, so hooks that are handed the steps can judge them from scratch, linearly. */
 export interface StepReplayer {
   /**
-   * The guard that has seen exactly `given`, in order, and its verdict for each step: the kept replay when `given`
-   * still starts with the steps it saw (only new steps are checked), else one from scratch.
+   * The guard that has seen exactly `given`, in order, and its verdict for each step. The run is found from its own
+   * steps: a replay kept for the same array, or for the same first step object (the SDK's steps are objects of their
+   * run alone), goes on when `given` still starts with every step it saw (only new steps are checked); anything else,
+   * an empty array included, is replayed from scratch. No run ever goes on from another run's replay.
    * @returns the replay, or `undefined` when `given` is not an array that can be read
    * @throws TypeError past {@link MAX_REPLAY_STEPS} new steps; whatever a `cost` function or custom rule throws
    */
   replay(given: unknown): Replay | undefined;
-  /** The state after the last steps replayed (the starting state before any), to save. */
-  snapshot(): GuardSnapshot;
+  /**
+   * The state after a run's steps, to save: with `steps`, that run's (replayed as `replay` does); without, the run
+   * replayed last, which is only meaningful while one run at a time uses the hooks (the starting state before any).
+   * @throws Error when that replay threw half-way; TypeError as `replay` does
+   */
+  snapshot(steps?: unknown): GuardSnapshot;
 }
 
 /**
@@ -46,44 +52,55 @@ export function createStepReplayer<Step extends AiSdkStepLike>(
 ): StepReplayer {
   const newGuard = guardFactory(optionsOrFactory, options.snapshot, caller);
   const cost = options.cost;
+  // Keyed by the steps array and by the run's first step: a host that copies the array each time still finds its run.
   const replays = new WeakMap<object, Replay>();
-  let latest: Replay | undefined;
+  // Only for `snapshot()` without steps.
+  let last: Replay | undefined;
+
+  function replay(given: unknown): Replay | undefined {
+    const length = arrayLength(given);
+    if (length === undefined) return undefined;
+    // Each item is read at most once per call: the array may be a proxy whose items change or throw when read.
+    const first = length === 0 ? undefined : safeRead(given, '0');
+    const read = (index: number): unknown => (index === 0 ? first : safeRead(given, String(index)));
+    const kept = replays.get(given as object) ?? (isObject(first) ? replays.get(first) : undefined);
+    const usable = kept !== undefined && !kept.broken && kept.seen.length <= length && sharesPrefix(kept.seen, read);
+    const current = usable ? kept : { guard: newGuard(), seen: [], verdicts: [], broken: false };
+    const unseen = length - current.seen.length;
+    if (unseen > MAX_REPLAY_STEPS) {
+      throw new TypeError(
+        `agent-loopguard: ${caller} was given ${unseen} steps it had not seen; it checks at most ${MAX_REPLAY_STEPS} new steps per call.`,
+      );
+    }
+    last = current;
+    try {
+      for (let index = current.seen.length; index < length; index++) {
+        const step = read(index);
+        current.verdicts.push(current.guard.check(toGuardStep(step as Step, { cost })));
+        current.seen.push(step);
+      }
+    } catch (error) {
+      // A throwing `cost` or custom detector can leave the guard half-way through a step: never reuse it.
+      current.broken = true;
+      throw error;
+    }
+    replays.set(given as object, current);
+    if (isObject(first)) replays.set(first, current);
+    return current;
+  }
 
   return {
-    replay(given) {
-      const length = arrayLength(given);
-      if (length === undefined) return undefined;
-      // Each item is read at most once per call: the array may be a proxy whose items change or throw when read.
-      const read = (index: number): unknown => safeRead(given, String(index));
-      const kept = replays.get(given as object) ?? latest;
-      const replay = kept !== undefined && !kept.broken && sharesPrefix(kept.seen, read, length) ? kept : { guard: newGuard(), seen: [], verdicts: [], broken: false };
-      const unseen = length - replay.seen.length;
-      if (unseen > MAX_REPLAY_STEPS) {
-        throw new TypeError(
-          `agent-loopguard: ${caller} was given ${unseen} steps it had not seen; it checks at most ${MAX_REPLAY_STEPS} new steps per call.`,
-        );
-      }
-      try {
-        for (let index = replay.seen.length; index < length; index++) {
-          const step = read(index);
-          replay.verdicts.push(replay.guard.check(toGuardStep(step as Step, { cost })));
-          replay.seen.push(step);
-        }
-      } catch (error) {
-        // A throwing `cost` or custom detector can leave the guard half-way through a step: never reuse it.
-        replay.broken = true;
-        latest = replay;
-        throw error;
-      }
-      replays.set(given as object, replay);
-      latest = replay;
-      return replay;
-    },
-    snapshot() {
-      if (latest?.broken === true) throw new Error(`agent-loopguard: the last replay of ${caller} threw, so there is no state to save.`);
-      return (latest?.guard ?? newGuard()).snapshot();
+    replay,
+    snapshot(steps) {
+      const chosen = steps === undefined ? last : replay(steps);
+      if (chosen?.broken === true) throw new Error(`agent-loopguard: the last replay of ${caller} threw, so there is no state to save.`);
+      return (chosen?.guard ?? newGuard()).snapshot();
     },
   };
+}
+
+function isObject(value: unknown): value is object {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
 
 /**
@@ -113,10 +130,9 @@ export function guardFactory(optionsOrFactory: GuardOptions | (() => Guard) | un
   return () => createGuard(frozen, { snapshot });
 }
 
-/** Whether the array read by `read` (of `length` items) starts with the objects in `seen` or is a prefix of them. */
-function sharesPrefix(seen: readonly unknown[], read: (index: number) => unknown, length: number): boolean {
-  const shared = Math.min(seen.length, length);
-  for (let index = 0; index < shared; index++) {
+/** Whether the array read by `read` starts with the objects in `seen` (it holds at least as many). */
+function sharesPrefix(seen: readonly unknown[], read: (index: number) => unknown): boolean {
+  for (let index = 0; index < seen.length; index++) {
     if (seen[index] !== read(index)) return false;
   }
   return true;

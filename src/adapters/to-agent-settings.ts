@@ -1,11 +1,11 @@
 import { loopMessage, loopWarnings } from '../guard/verdict.js';
-import { safeRead } from '../utils/read.js';
+import { MAX_ARRAY_ITEMS, safeRead } from '../utils/read.js';
 import type { Mutable } from '../utils/read.js';
 import type { CallRefusal, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
-import { createStepReplayer, type Replay } from './step-replayer.js';
+import { arrayLength, createStepReplayer, type Replay } from './step-replayer.js';
 import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';
 import { toStopWhenFrom, type GuardStopCondition } from './to-stop-when.js';
-import { Turn } from './turn.js';
+import { ResponseScreen } from './turn.js';
 
 /** The message `prepareStep` adds for the model: a user message, which every provider accepts at the end of a prompt. */
 export interface AiSdkNudgeMessage {
@@ -65,10 +65,10 @@ export interface GuardAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike> 
     | undefined;
 }
 
-/** The replay of the steps before a model call, and the calls of its response judged so far, by id. */
+/** The replay of the steps before a model call, and the calls of its response judged so far. */
 interface StepJudgements {
   readonly replay: Replay;
-  readonly turn: Turn;
+  readonly screen: ResponseScreen;
 }
 
 /**
@@ -77,8 +77,14 @@ interface StepJudgements {
  * reads why), and `stopWhen` stops the run on a stop verdict, as {@link toStopWhen} does. A model that asks again for a
  * refused call is stopped.
  *
- * Every hook replays the steps the SDK hands it (`toolApproval` finds them through the prompt `prepareStep` saw), so
- * answers depend only on the run's own steps, and runs of one agent never share state.
+ * Runs are told apart by what the SDK hands each hook for its run, never by which run came last, so one settings
+ * object serves any number of runs, in a row or at once (a reused `ToolLoopAgent` included). `stopWhen` and
+ * `prepareStep` replay the run's own `steps` (an empty array is a new run). `toolApproval` is handed only the prompt of
+ * its step: it finds the replay `prepareStep` made for that prompt, by the array, or, when the SDK hands a new array
+ * that extends it (it appends `experimental_toolCallers` messages), by the newest message `prepareStep` saw. A call
+ * whose prompt it cannot place gets no opinion (it runs; `stopWhen` still judges the step). Parallel calls are told
+ * apart by the SDK's object for each call, not by `toolCallId`, so a reused or missing id never lets a refused call
+ * run (note that `generateText` itself then skips every call sharing the refused call's id; see the guide).
  * @param optionsOrFactory - `GuardOptions`, or a function returning a new guard. @default {} (the defaults)
  * @param options - callbacks, `cost`, `snapshot`, and `stop`, `block`, `nudge` to switch parts off
  * @returns `{ stopWhen, prepareStep, toolApproval }`, each present unless switched off
@@ -93,36 +99,60 @@ export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
   const block = options?.block !== false;
   const onWarning = options?.onWarning;
   const onBlock = options?.onBlock;
-  // The prompts `prepareStep` saw and returned, to the replay of the steps before them: `toolApproval` is given only
-  // the prompt of its step.
+  // The prompts `prepareStep` saw and returned, and their newest message, to the replay of the steps before them:
+  // `toolApproval` is given only the prompt of its step.
   const byPrompt = new WeakMap<object, StepJudgements>();
-  let latest: StepJudgements | undefined;
+
+  function remember(prompt: unknown, judgements: StepJudgements): void {
+    if (!isObject(prompt)) return;
+    byPrompt.set(prompt, judgements);
+    const length = arrayLength(prompt);
+    const newest = length === undefined || length === 0 ? undefined : safeRead(prompt, String(length - 1));
+    if (isObject(newest)) byPrompt.set(newest, judgements);
+  }
+
+  /** The judgements of the step whose prompt this is: by the array, else by its newest message `prepareStep` saw. */
+  function judgementsOf(prompt: unknown): StepJudgements | undefined {
+    if (!isObject(prompt)) return undefined;
+    const known = byPrompt.get(prompt);
+    if (known !== undefined) return known;
+    const length = Math.min(arrayLength(prompt) ?? 0, MAX_ARRAY_ITEMS);
+    for (let index = length - 1; index >= 0; index--) {
+      const message = safeRead(prompt, String(index));
+      const found = isObject(message) ? byPrompt.get(message) : undefined;
+      if (found === undefined) continue;
+      // The next call of the same response finds it at once.
+      byPrompt.set(prompt, found);
+      return found;
+    }
+    return undefined;
+  }
 
   function prepareStep<Message>(input: AiSdkPrepareStepInput<Step, Message>): { messages: (Message | AiSdkNudgeMessage)[] } | undefined {
     const steps = safeRead(input, 'steps');
     const messages = safeRead(input, 'messages');
     const replay = replayer.replay(steps);
     if (replay === undefined) return undefined;
-    const judgements: StepJudgements = { replay, turn: new Turn() };
-    latest = judgements;
-    if (messages !== null && typeof messages === 'object') byPrompt.set(messages, judgements);
+    const judgements: StepJudgements = { replay, screen: new ResponseScreen() };
+    remember(messages, judgements);
     const last = replay.verdicts.at(-1);
     const content = loopMessage(last);
     if (!nudge || content === undefined || !Array.isArray(messages)) return undefined;
     onWarning?.(loopWarnings(last), steps as readonly Step[]);
     const next = [...(messages as Message[]), { role: 'user', content } as const];
-    byPrompt.set(next, judgements);
+    remember(next, judgements);
     return { messages: next };
   }
 
   function toolApproval(input: { readonly toolCall: AiSdkApprovalToolCall; readonly messages: readonly unknown[] }): { readonly type: 'denied'; readonly reason: string } | undefined {
-    const prompt = safeRead(input, 'messages');
-    const judgements = (prompt !== null && typeof prompt === 'object' ? byPrompt.get(prompt) : undefined) ?? latest;
+    const judgements = judgementsOf(safeRead(input, 'messages'));
     if (judgements === undefined || judgements.replay.broken) return undefined;
-    const toolCall = safeRead(input, 'toolCall') as AiSdkApprovalToolCall;
+    const toolCall = safeRead(input, 'toolCall');
     // A name that is not a string is passed on as it is, never converted (a conversion can throw): the guard ignores it.
     const call: GuardToolCall = { name: safeRead(toolCall, 'toolName') as string, args: safeRead(toolCall, 'input') };
-    const verdict = judgements.turn.judge(judgements.replay.guard, call, safeRead(toolCall, 'toolCallId'), (refusal) => onBlock?.(refusal, toolCall));
+    const verdict = judgements.screen.judge(judgements.replay.guard, call, safeRead(toolCall, 'toolCallId'), toolCall, (refusal) =>
+      onBlock?.(refusal, toolCall as AiSdkApprovalToolCall),
+    );
     return verdict.block ? { type: 'denied', reason: verdict.message } : undefined;
   }
 
@@ -131,4 +161,8 @@ export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
   if (nudge || block) settings.prepareStep = prepareStep;
   if (block) settings.toolApproval = toolApproval;
   return settings;
+}
+
+function isObject(value: unknown): value is object {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }

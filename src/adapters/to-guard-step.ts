@@ -78,8 +78,8 @@ export interface ToGuardStepOptions<Step extends AiSdkStepLike = AiSdkStepLike> 
  * Maps a Vercel AI SDK step onto a {@link GuardStep}.
  *
  * Every field is read explicitly because the SDK's steps keep most of them in getters (spreading a step loses them).
- * Results and `tool-error` parts are matched to their call by `toolCallId`, and a call a tool approval refused is marked
- * `blocked` (it never ran); `usage` keeps its three token figures;
+ * Results and `tool-error` parts are matched to their call by `toolCallId` and, among calls sharing one id (some
+ * providers reuse one, or send none), by order; a call a tool approval refused is marked `blocked` (it never ran); `usage` keeps its three token figures;
  * `performance.stepTimeMs` becomes `durationMs`; `response.timestamp` becomes `timestamp`.
  * Unreadable or ill-typed fields are left out, never thrown on; numbers are passed on as they are and the guard
  * ignores the unusable ones. Errors thrown by `cost` propagate.
@@ -107,38 +107,84 @@ export function toGuardStep<Step extends AiSdkStepLike>(step: Step, options?: To
 function readToolCalls(step: unknown): GuardToolCall[] | undefined {
   const calls = safeArray(safeRead(step, 'toolCalls'));
   if (calls.length === 0) return undefined;
-  const results = new Map<unknown, unknown>();
+  // Results and errors per call id, in the order reported: a provider may reuse one id for several calls, or send none.
+  const results = new Answers();
   for (const result of safeArray(safeRead(step, 'toolResults'))) {
     if (safeRead(result, 'preliminary') === true) continue;
     // v5+ names it `output`; v4 named it `result`.
-    results.set(safeRead(result, 'toolCallId'), hasField(result, 'output') ? safeRead(result, 'output') : safeRead(result, 'result'));
+    results.add(safeRead(result, 'toolCallId'), hasField(result, 'output') ? safeRead(result, 'output') : safeRead(result, 'result'));
   }
-  const errors = new Map<unknown, unknown>();
-  // Calls a tool approval refused: they never ran.
-  const denied = new Set<unknown>();
+  const errors = new Answers();
+  // Calls a tool approval refused (they never ran): by the SDK's object for the call where the part holds it, else by id.
+  const deniedCalls = new Set<unknown>();
+  const deniedIds = new Map<unknown, number>();
+  const stepCalls = new Set(calls);
   for (const part of safeArray(safeRead(step, 'content'))) {
     const type = safeRead(part, 'type');
-    if (type === 'tool-approval-response' && safeRead(part, 'approved') === false) denied.add(safeRead(safeRead(part, 'toolCall'), 'toolCallId'));
-    if (type !== 'tool-error') continue;
-    errors.set(safeRead(part, 'toolCallId'), safeRead(part, 'error'));
+    if (type === 'tool-approval-response' && safeRead(part, 'approved') === false) {
+      const call = safeRead(part, 'toolCall');
+      if (stepCalls.has(call)) deniedCalls.add(call);
+      else deniedIds.set(safeRead(call, 'toolCallId'), (deniedIds.get(safeRead(call, 'toolCallId')) ?? 0) + 1);
+    }
+    if (type === 'tool-error') errors.add(safeRead(part, 'toolCallId'), safeRead(part, 'error'));
+  }
+  const ids = calls.map((call) => safeRead(call, 'toolCallId'));
+  const blocked = calls.map((call) => deniedCalls.has(call));
+  for (const [id, count] of deniedIds) {
+    // `generateText` skips every call that shares a refused call's id, so none of them has an answer: all were refused.
+    // Otherwise (`streamText` skips only the refused one) the refused are the last with that id: a refusal completes a loop.
+    let left = results.has(id) || errors.has(id) ? count : Number.POSITIVE_INFINITY;
+    for (let index = calls.length - 1; index >= 0 && left > 0; index--) {
+      if (ids[index] !== id || blocked[index] === true) continue;
+      blocked[index] = true;
+      left--;
+    }
   }
   const mapped: GuardToolCall[] = [];
-  for (const call of calls) {
+  calls.forEach((call, index) => {
     const name = safeRead(call, 'toolName');
-    if (typeof name !== 'string') continue;
-    // A call without an id has no result, error or refusal of its own to find.
-    const id = safeRead(call, 'toolCallId');
+    if (typeof name !== 'string') return;
+    const id = ids[index];
     const guardCall: Mutable<GuardToolCall> = {
       name,
       args: hasField(call, 'input') ? safeRead(call, 'input') : safeRead(call, 'args'),
     };
-    if (id !== undefined && results.has(id)) guardCall.result = results.get(id);
-    const error = id !== undefined && errors.has(id) ? errors.get(id) : invalidCallError(call);
-    if (error !== undefined) guardCall.error = error;
-    if (id !== undefined && denied.has(id)) guardCall.blocked = true;
+    if (blocked[index] === true) {
+      guardCall.blocked = true;
+    } else {
+      const result = results.next(id);
+      if (result.found) guardCall.result = result.value;
+      const error = errors.next(id);
+      const thrown = error.found ? error.value : invalidCallError(call);
+      if (thrown !== undefined) guardCall.error = thrown;
+    }
     mapped.push(guardCall);
-  }
+  });
   return mapped;
+}
+
+/** What was reported for the calls of one id, handed out in order, one per call. */
+class Answers {
+  readonly #byId = new Map<unknown, { readonly values: unknown[]; next: number }>();
+
+  add(id: unknown, value: unknown): void {
+    const queue = this.#byId.get(id);
+    if (queue === undefined) this.#byId.set(id, { values: [value], next: 0 });
+    else queue.values.push(value);
+  }
+
+  has(id: unknown): boolean {
+    return this.#byId.has(id);
+  }
+
+  /** The next answer for a call with this id, when one is left; the last one again when the calls outnumber them. */
+  next(id: unknown): { readonly found: boolean; readonly value?: unknown } {
+    const queue = this.#byId.get(id);
+    if (queue === undefined) return { found: false };
+    const value = queue.values[Math.min(queue.next, queue.values.length - 1)];
+    queue.next++;
+    return { found: true, value };
+  }
 }
 
 /** The SDK marks a call it could not parse or route as `invalid` with its own `error`; a `tool-error` part wins over it. */

@@ -33,10 +33,13 @@ export type GuardStopCondition<Step extends AiSdkStepLike = AiSdkStepLike> = ((o
   readonly steps: readonly Step[];
 }) => boolean) & {
   /**
-   * The state after the last step the condition judged (or the starting state, before any), to pass as `snapshot`
-   * to the next invocation's condition. Throws when the last replay itself threw (a `cost` function or custom rule).
+   * The state after a run's steps, to pass as `snapshot` to the next invocation's condition: `snapshot(result.steps)`
+   * for that run, whatever other runs the condition serves. Without `steps`, the state after the steps it judged last
+   * (the starting state before any), which is the run's only while one run at a time uses the condition. Its clock is
+   * `'custom'` (the replay's clock is frozen), so a guard on `Date.now` restores it with the run's elapsed time, never
+   * the time since 1970. Throws when that replay threw (a `cost` function or custom rule).
    */
-  snapshot(): GuardSnapshot;
+  snapshot(steps?: readonly Step[]): GuardSnapshot;
 };
 
 /**
@@ -48,9 +51,10 @@ export type GuardStopCondition<Step extends AiSdkStepLike = AiSdkStepLike> = ((o
  * nothing carries over from one run to the next.
  *
  * It is linear, though: the SDK passes the same array again after every step, one step longer. The replay of the
- * previous answer is kept (per array, and the latest one for callers that copy the array) and only the new steps are
- * checked, as long as every step seen before is still the same object at the same index; otherwise the replay starts
- * over from a fresh guard. A run of n steps costs n checks in total (plus an identity comparison per kept step per call).
+ * previous answer is kept (per array, and per the run's first step for callers that copy the array) and only the new
+ * steps are checked, as long as every step seen before is still the same object at the same index; otherwise, and for
+ * an empty array (a new run), the replay starts over from a fresh guard. One condition serves any number of runs, in a
+ * row or at once. A run of n steps costs n checks in total (plus an identity comparison per kept step per call).
  *
  * Wall-clock time means nothing in a replay, so given `options` the guard's clock is frozen (`now` is replaced by
  * a constant) and `budget.maxDurationMs` counts the steps' own `performance.stepTimeMs`. A factory should do the
@@ -91,5 +95,5 @@ export function toStopWhenFrom<Step extends AiSdkStepLike>(
     return true;
   }
 
-  return Object.assign(condition, { snapshot: () => replayer.snapshot() });
+  return Object.assign(condition, { snapshot: (steps?: readonly Step[]) => replayer.snapshot(steps) });
 }

@@ -1,7 +1,7 @@
 import { createGuard } from '../guard/create-guard.js';
 import type { CallVerdict, Guard, GuardStep, GuardToolCall, Verdict } from '../types.js';
 import { loopMessage } from '../guard/verdict.js';
-import { argumentError } from '../utils/validate.js';
+import { argumentError, isRecord } from '../utils/validate.js';
 import { isGuard } from './per-run-guard.js';
 
 /** Whether a value can be iterated, with `for await` or `for`. */
@@ -41,10 +41,15 @@ export function withGuard<Step extends GuardStep>(
   if (!isIterable(source)) argumentError('withGuard takes an iterable or async iterable of steps (an array, a generator, a stream)', source);
   if (!isGuard(guard)) argumentError('withGuard\'s guard is one createGuard() made', guard);
   let verdict: Verdict | undefined;
+  // The source is the caller's code: an item that is not a step is its mistake, named here rather than in check.
+  const judge = (step: unknown): Verdict => {
+    if (!isRecord(step)) argumentError('withGuard\'s source must yield steps, objects such as { toolCalls, text, finishReason }', step);
+    return guard.check(step);
+  };
   async function* guarded(): AsyncGenerator<Step, undefined, undefined> {
     if (Symbol.asyncIterator in source) {
       for await (const step of source) {
-        verdict = guard.check(step);
+        verdict = judge(step);
         yield step;
         // Returning from inside `for await` calls the source iterator's `return()`.
         if (verdict.stop) return undefined;
@@ -69,7 +74,7 @@ export function withGuard<Step extends GuardStep>(
           return undefined;
         }
         const step = await next.value;
-        verdict = guard.check(step);
+        verdict = judge(step);
         yield step;
         if (verdict.stop) return undefined;
       }

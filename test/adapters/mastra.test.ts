@@ -160,3 +160,39 @@ describe('toMastraOptions', () => {
     expect(loop.onIterationComplete(undefined as never)).toBeUndefined();
   });
 });
+
+describe('toMastraOptions across runs and ids', () => {
+  const read = (id: unknown, requestContext: object) => ({ toolName: 'read', input: { path: 'a' }, context: { toolCallId: id, requestContext } });
+
+  it('starts a run with a new requestContext afresh at its first call, before judging it', () => {
+    const loop = toMastraOptions();
+    const first = {};
+    loop.hooks.beforeToolCall(read('1', first));
+    loop.hooks.beforeToolCall(read('2', first));
+    expect(loop.hooks.beforeToolCall(read('3', first))).toHaveProperty('proceed', false);
+    const firstGuard = loop.guard;
+    // The next run of the same object: its first identical call is its own first.
+    const second = {};
+    expect(loop.hooks.beforeToolCall(read('1', second))).toBeUndefined();
+    expect(loop.guard).not.toBe(firstGuard);
+    expect(loop.stopWhen({ steps: [{ toolCalls: [{ toolCallId: '1', toolName: 'read', input: { path: 'a' } }], toolResults: [{ toolCallId: '1', output: 'text' }] }] })).toBe(false);
+    expect(loop.guard.history).toHaveLength(1);
+    expect(loop.guard.history[0]?.toolCalls?.[0]).toEqual({ name: 'read', args: { path: 'a' }, result: 'text' });
+  });
+
+  for (const [policy, id] of [['one id reused', 'same'], ['no id', undefined]] as const) {
+    it(`with ${policy} for three parallel calls: refuses the third alone and records exactly it as refused`, () => {
+      const loop = toMastraOptions({ noProgress: false });
+      const run = {};
+      const answers = [0, 1, 2].map(() => loop.hooks.beforeToolCall(read(id, run)));
+      expect(answers.map((answer) => answer?.proceed)).toEqual([undefined, undefined, false]);
+      const refusal = answers[2]?.output;
+      const call = { toolCallId: id, toolName: 'read', input: { path: 'a' } };
+      loop.stopWhen({
+        steps: [{ toolCalls: [call, call, call], toolResults: [{ toolCallId: id, output: 'text' }, { toolCallId: id, output: 'text' }, { toolCallId: id, output: refusal }] }],
+      });
+      expect(loop.guard.history[0]?.toolCalls?.map((recorded) => recorded.blocked === true)).toEqual([false, false, true]);
+      expect(loop.verdict()).toBeUndefined();
+    });
+  }
+});

@@ -65,14 +65,16 @@ describe('runAgentLoop', () => {
     expect(notDoneWithoutCalls.steps).toHaveLength(3);
   });
 
-  it('treats an empty or unreadable toolCalls as no tool calls, and a non-boolean done as unset', async () => {
+  it('treats an empty or unreadable toolCalls as no tool calls and a non-boolean done as unset, and refuses a step that is not an object', async () => {
     expect((await runAgentLoop({ step: scripted([{ toolCalls: [] }]) })).steps).toHaveLength(1);
     const odd = { toolCalls: 'search', done: 'yes' } as unknown as AgentLoopStep;
     expect(await runAgentLoop({ step: scripted([odd]) })).toMatchObject({ completed: true });
-    expect(await runAgentLoop({ step: () => null as unknown as AgentLoopStep })).toMatchObject({
-      completed: true,
-      steps: [null],
-    });
+    // A step function that returns no step object is the caller's mistake: a TypeError that says what to return.
+    for (const returned of [null, undefined, 'done', 42, [{ text: 'a' }]]) {
+      await expect(runAgentLoop({ step: () => returned as unknown as AgentLoopStep })).rejects.toThrow(
+        new TypeError(`agent-loopguard: runAgentLoop's step must return (or resolve to) a step object such as { toolCalls, text, finishReason }; step(0) returned something else, got ${returned === null ? 'null' : returned === undefined ? 'undefined' : typeof returned === 'string' ? '"done"' : typeof returned === 'number' ? '42' : 'an array'}.`),
+      );
+    }
   });
 
   it('uses the guard it is given, and creates one with the defaults otherwise', async () => {

@@ -95,8 +95,8 @@ describe('toAgentSettings: prepareStep', () => {
     const steps = [ranStep('search', search), ranStep('search', search)];
     for (const messages of [undefined, 'Find it.', 7]) {
       expect(prepareStep?.({ steps, messages: messages as unknown as unknown[] })).toBeUndefined();
-      // Found through the latest replay, since such a prompt cannot be looked up.
-      expect(toolApproval?.({ toolCall: searchCall(), messages: messages as unknown as unknown[] })).toMatchObject({ type: 'denied' });
+      // Such a prompt cannot be told from another run's: no opinion, never another run's judgement.
+      expect(toolApproval?.({ toolCall: searchCall(), messages: messages as unknown as unknown[] })).toBeUndefined();
     }
     // An object that is not an array is remembered as the step's prompt, though nothing can be added to it.
     const objectPrompt = { role: 'user' } as unknown as unknown[];
@@ -152,7 +152,7 @@ describe('toAgentSettings: toolApproval', () => {
     expect(toolApproval?.({ toolCall: { toolCallId: 'read', toolName: 'read', input: { page: 1 } }, messages })).toBeUndefined();
   });
 
-  it('answers a second question about the same call id as the first, and counts the call once', () => {
+  it('answers a second question about the same call as the first, and counts the call once', () => {
     const judge = vi.fn<(call: GuardToolCall) => CallVerdict>();
     const factory = () => {
       const guard = createGuard();
@@ -168,17 +168,36 @@ describe('toAgentSettings: toolApproval', () => {
     const messages = prompt();
     prepareStep?.({ steps: [ranStep('search', search)], messages });
     // One search so far: a second runs, asked about twice; a third one after it in the same step would complete the repeat.
-    expect(toolApproval?.({ toolCall: searchCall('second'), messages })).toBeUndefined();
-    expect(toolApproval?.({ toolCall: searchCall('second'), messages })).toBeUndefined();
+    const second = searchCall('second');
+    expect(toolApproval?.({ toolCall: second, messages })).toBeUndefined();
+    expect(toolApproval?.({ toolCall: second, messages })).toBeUndefined();
     expect(judge).toHaveBeenCalledTimes(1);
-    expect(toolApproval?.({ toolCall: searchCall('third'), messages })).toMatchObject({ type: 'denied' });
+    const third = searchCall('third');
+    expect(toolApproval?.({ toolCall: third, messages })).toMatchObject({ type: 'denied' });
     expect(judge).toHaveBeenLastCalledWith({ name: 'search', args: search });
-    expect(toolApproval?.({ toolCall: searchCall('third'), messages })).toMatchObject({ type: 'denied' });
+    expect(toolApproval?.({ toolCall: third, messages })).toMatchObject({ type: 'denied' });
     expect(judge).toHaveBeenCalledTimes(2);
     expect(onBlock).toHaveBeenCalledTimes(1);
+    expect(onBlock).toHaveBeenCalledWith(expect.objectContaining({ block: true, code: 'REPEATED_TOOL_CALL' }), third);
   });
 
-  it('judges a call without an id anew each time, counting each one the SDK lets run', () => {
+  for (const [policy, id] of [['one id reused for every call', 'same'], ['no id at all', undefined], ['an empty id', '']] as const) {
+    it(`tells parallel calls apart by the SDK's object for each, with ${policy}: exactly the call completing the repeat is denied`, () => {
+      const onBlock = vi.fn();
+      const { prepareStep, toolApproval } = toAgentSettings({}, { onBlock });
+      const messages = prompt();
+      prepareStep?.({ steps: [], messages });
+      const calls = [searchCall(id), searchCall(id), searchCall(id), searchCall(id)] as const;
+      const answers = calls.map((toolCall) => toolApproval?.({ toolCall, messages }));
+      expect(answers.map((answer) => answer?.type)).toEqual([undefined, undefined, 'denied', 'denied']);
+      // Asked again about the first call, which runs: still allowed, never counted twice.
+      const [first] = calls;
+      expect(toolApproval?.({ toolCall: first, messages })).toBeUndefined();
+      expect(onBlock).toHaveBeenCalledTimes(2);
+    });
+  }
+
+  it('judges a call without an id anew each time it is a new object, counting each one the SDK lets run', () => {
     const onBlock = vi.fn();
     const { prepareStep, toolApproval } = toAgentSettings({}, { onBlock });
     const messages = prompt();
@@ -190,15 +209,26 @@ describe('toAgentSettings: toolApproval', () => {
     expect(onBlock).toHaveBeenCalledTimes(2);
   });
 
-  it('reads an odd tool call without throwing: a name that is not a string, no input, no call at all', () => {
+  it('reads an odd tool call without throwing: a name that is not a string, a name getter that throws, no call at all', () => {
     const { prepareStep, toolApproval } = toAgentSettings();
     const messages = prompt();
     prepareStep?.({ steps: [ranStep('7', undefined), ranStep('7', undefined)], messages });
-    expect(toolApproval?.({ toolCall: { toolCallId: 'x', toolName: 7 as unknown as string }, messages })).toMatchObject({ type: 'denied' });
+    // A name that is not a string is never converted (converting can throw): the guard reads no call there, and it runs.
+    expect(toolApproval?.({ toolCall: { toolCallId: 'x', toolName: 7 as unknown as string }, messages })).toBeUndefined();
+    const hostile = {
+      toolCallId: 'y',
+      get toolName(): string {
+        throw new Error('host getter');
+      },
+      input: undefined,
+    };
+    expect(toolApproval?.({ toolCall: hostile, messages })).toBeUndefined();
     expect(toolApproval?.({ toolCall: undefined as unknown as AiSdkApprovalToolCall, messages })).toBeUndefined();
+    // The string name is still refused as the third in a row.
+    expect(toolApproval?.({ toolCall: { toolCallId: 'z', toolName: '7' }, messages })).toMatchObject({ type: 'denied' });
   });
 
-  it('judges by the replay of its own prompt, so two runs sharing the settings stay apart', () => {
+  it('judges by the replay of its own prompt, so two runs sharing the settings stay apart, and never by the latest run', () => {
     const { prepareStep, toolApproval } = toAgentSettings();
     const stuck = prompt();
     const fresh = prompt();
@@ -206,8 +236,41 @@ describe('toAgentSettings: toolApproval', () => {
     prepareStep?.({ steps: [ranStep('search', search)], messages: fresh });
     expect(toolApproval?.({ toolCall: searchCall('a'), messages: stuck })).toMatchObject({ type: 'denied' });
     expect(toolApproval?.({ toolCall: searchCall('b'), messages: fresh })).toBeUndefined();
-    // A prompt it never saw falls back on the latest replay (the fresh run, which has now allowed one more search).
-    expect(toolApproval?.({ toolCall: searchCall('c'), messages: prompt() })).toMatchObject({ type: 'denied' });
+    // A prompt it never saw, holding no message it saw: no opinion, rather than the judgement of whichever run came last.
+    expect(toolApproval?.({ toolCall: searchCall('c'), messages: prompt() })).toBeUndefined();
+  });
+
+  it('finds its run when the SDK hands a new array extending the prompt (experimental_toolCallers), by its newest message', () => {
+    const { prepareStep, toolApproval } = toAgentSettings();
+    const stuck = [...prompt(), { role: 'tool', content: [] }];
+    const fresh = [...prompt(), { role: 'tool', content: [] }];
+    prepareStep?.({ steps: [ranStep('search', search), ranStep('search', search)], messages: stuck });
+    prepareStep?.({ steps: [ranStep('search', search)], messages: fresh });
+    const callerMessage = { role: 'user', content: 'You may call tools from code.' };
+    expect(toolApproval?.({ toolCall: searchCall('a'), messages: [...stuck, callerMessage] })).toMatchObject({ type: 'denied' });
+    const extended = [...fresh, callerMessage];
+    expect(toolApproval?.({ toolCall: searchCall('b'), messages: extended })).toBeUndefined();
+    // The same response, asked about through the same new array: the search just allowed counts.
+    expect(toolApproval?.({ toolCall: searchCall('c'), messages: extended })).toMatchObject({ type: 'denied' });
+  });
+
+  it('starts a reused agent\'s next request afresh: an empty steps array is a new run, whatever ran before', () => {
+    const onWarning = vi.fn();
+    const { prepareStep, toolApproval, stopWhen } = toAgentSettings({}, { onWarning });
+    const first = [ranStep('search', search), ranStep('search', search)];
+    const firstPrompt = prompt();
+    expect(prepareStep?.({ steps: first, messages: firstPrompt })).toBeDefined();
+    expect(toolApproval?.({ toolCall: searchCall('a'), messages: firstPrompt })).toMatchObject({ type: 'denied' });
+    expect(onWarning).toHaveBeenCalledTimes(1);
+    // The second request: the SDK's steps array is a new, empty one.
+    const second: AiSdkStepLike[] = [];
+    const secondPrompt = prompt();
+    expect(prepareStep?.({ steps: second, messages: secondPrompt })).toBeUndefined();
+    expect(toolApproval?.({ toolCall: searchCall('b'), messages: secondPrompt })).toBeUndefined();
+    second.push(ranStep('search', search));
+    expect(stopWhen?.({ steps: second })).toBe(false);
+    expect(prepareStep?.({ steps: second, messages: [...secondPrompt, { role: 'tool', content: [] }] })).toBeUndefined();
+    expect(onWarning).toHaveBeenCalledTimes(1);
   });
 
   it('answers undefined once the replay of its step broke, rather than judge by a guard left half-way', () => {

@@ -135,14 +135,58 @@ describe('toGuardStep', () => {
     ]);
   });
 
-  it('cannot match results or errors to a call without toolCallId', () => {
+  it('matches results and errors to calls without toolCallId, or sharing one, by order', () => {
     expect(
       toGuardStep({
         toolCalls: [{ toolName: 'anonymous', input: 1 }],
-        toolResults: [{ output: 'lost' }],
-        content: [{ type: 'tool-error', error: 'lost' }],
+        toolResults: [{ output: 'found' }],
+        content: [{ type: 'tool-error', error: 'failed' }],
       }).toolCalls,
-    ).toEqual([{ name: 'anonymous', args: 1 }]);
+    ).toEqual([{ name: 'anonymous', args: 1, result: 'found', error: 'failed' }]);
+    expect(
+      toGuardStep({
+        toolCalls: [
+          { toolCallId: 'same', toolName: 'read', input: 1 },
+          { toolCallId: 'same', toolName: 'read', input: 2 },
+        ],
+        toolResults: [
+          { toolCallId: 'same', output: 'one' },
+          { toolCallId: 'same', output: 'two' },
+        ],
+      }).toolCalls,
+    ).toEqual([
+      { name: 'read', args: 1, result: 'one' },
+      { name: 'read', args: 2, result: 'two' },
+    ]);
+  });
+
+  it('marks as refused exactly the call a denial names, with reused ids: by the SDK\'s object for it (streamText)', () => {
+    const calls = [0, 1, 2].map(() => ({ toolCallId: 'same', toolName: 'read', input: { path: 'a' } }));
+    const step = {
+      toolCalls: calls,
+      toolResults: [
+        { toolCallId: 'same', output: 'text' },
+        { toolCallId: 'same', output: 'text' },
+      ],
+      content: [{ type: 'tool-approval-response', approved: false, toolCall: calls[1] }],
+    };
+    expect(toGuardStep(step).toolCalls).toEqual([
+      { name: 'read', args: { path: 'a' }, result: 'text' },
+      { name: 'read', args: { path: 'a' }, blocked: true },
+      { name: 'read', args: { path: 'a' }, result: 'text' },
+    ]);
+  });
+
+  it('without the object, refuses every call of a denied id that has no answer (generateText skips them all), else the last ones', () => {
+    const calls = [0, 1, 2].map(() => ({ toolCallId: 'same', toolName: 'read', input: { path: 'a' } }));
+    const denial = { type: 'tool-approval-response', approved: false, toolCall: { toolCallId: 'same' } };
+    expect(toGuardStep({ toolCalls: calls, content: [denial] }).toolCalls?.map((call) => call.blocked)).toEqual([true, true, true]);
+    const answered = { toolCalls: calls, toolResults: [{ toolCallId: 'same', output: 'x' }, { toolCallId: 'same', output: 'y' }], content: [denial] };
+    expect(toGuardStep(answered).toolCalls).toEqual([
+      { name: 'read', args: { path: 'a' }, result: 'x' },
+      { name: 'read', args: { path: 'a' }, result: 'y' },
+      { name: 'read', args: { path: 'a' }, blocked: true },
+    ]);
   });
 
   it('drops calls without a string tool name and leaves out toolCalls when there are none', () => {

@@ -152,14 +152,14 @@ describe('toStopWhen', () => {
       expect(checks()).toBe(2 + 3);
     });
 
-    it('answers a shorter prefix of the steps it has seen from the verdicts it kept', () => {
+    it('replays a shorter prefix of the steps it has seen from scratch, with the same answers', () => {
       const { factory, checks } = countingFactory();
       const condition = toStopWhen(factory);
       const steps = [repeat, repeat, repeat, callStep('read', 1)];
       expect(condition({ steps })).toBe(false);
       expect(condition({ steps: steps.slice(0, 3) })).toBe(true);
       expect(condition({ steps: steps.slice(0, 2) })).toBe(false);
-      expect(checks()).toBe(4);
+      expect(checks()).toBe(4 + 3 + 2);
     });
 
     it('resets the guard a factory hands back, so even a shared guard does not leak between runs', () => {
@@ -427,5 +427,31 @@ describe('toStopWhen across invocations', () => {
     const throwing = toStopWhen({}, { cost: () => { throw new Error('no price'); } });
     expect(() => throwing({ steps: [callStep('a', 1)] })).toThrow('no price');
     expect(() => throwing.snapshot()).toThrow('the last replay of toStopWhen threw, so there is no state to save.');
+  });
+
+  it('saves the run it is given: snapshot(steps) of one of several runs sharing the condition', () => {
+    const condition = toStopWhen({});
+    const stuck = [callStep('search', { q: 1 }), callStep('search', { q: 1 })];
+    const healthy = [callStep('search', { q: 2 })];
+    condition({ steps: stuck });
+    condition({ steps: healthy });
+    expect(condition.snapshot(stuck)).toMatchObject({ steps: 2 });
+    expect(condition.snapshot(healthy)).toMatchObject({ steps: 1 });
+    // Without steps: the run judged last.
+    expect(condition.snapshot()).toMatchObject({ steps: 1 });
+  });
+
+  it('says its frozen clock is custom, so a guard on Date.now restores it with the run\'s own time, never a false maxDurationMs stop', () => {
+    const options: GuardOptions = { budget: { maxDurationMs: 60_000 } };
+    const condition = toStopWhen(options);
+    const steps: AiSdkStepLike[] = [{ ...callStep('search', { q: 1 }), performance: { stepTimeMs: 400 } }];
+    expect(condition({ steps })).toBe(false);
+    const saved = JSON.parse(JSON.stringify(condition.snapshot(steps))) as { clock: string; elapsedMs: number; startedAt: number };
+    expect(saved).toMatchObject({ clock: 'custom', elapsedMs: 0, startedAt: 0 });
+    // Restored under the default clock, Date.now: the frozen 0 is not taken for 1970.
+    const restored = createGuard(options, { snapshot: saved });
+    expect(restored.check({ toolCalls: [{ name: 'read', args: { page: 1 }, result: 'text' }] })).toEqual({ stop: false });
+    // It counted the step durations it was given, as the condition did, and nothing else.
+    expect(restored.summary().totals.durationMs).toBe(400);
   });
 });

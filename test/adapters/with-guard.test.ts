@@ -165,6 +165,17 @@ describe('withGuard', () => {
     expect(log).toEqual({ produced: 1, closed: true });
   });
 
+  it('throws a TypeError naming withGuard when the source yields something that is not a step, and closes it', async () => {
+    for (const item of [null, 'step', 7, [search('a')]]) {
+      const { agent, log } = trackedAgent(() => item as unknown as GuardStep);
+      await expect(drain(withGuard(agent()))).rejects.toThrow(
+        new TypeError(`agent-loopguard: withGuard's source must yield steps, objects such as { toolCalls, text, finishReason }, got ${item === null ? 'null' : item === 'step' ? '"step"' : item === 7 ? '7' : 'an array'}.`),
+      );
+      expect(log).toEqual({ produced: 1, closed: true });
+    }
+    await expect(drain(withGuard([undefined as unknown as GuardStep]))).rejects.toThrow(TypeError);
+  });
+
   it('uses a guard with the defaults when none is given', async () => {
     const guarded = withGuard([{ text: 'done', finishReason: 'stop' }, search('after the end')]);
     expect(await drain(guarded)).toHaveLength(1);

@@ -97,6 +97,11 @@ export interface Integration<Shared> {
   readonly name: string;
   create(): Shared;
   run(shared: Shared, script: Script, ids: IdPolicy): Promise<Observed>;
+  /**
+   * What the integration shows instead of `script.expected` where its framework cannot do what the script expects;
+   * its guide says exactly why. @default undefined (every script as expected)
+   */
+  readonly expected?: ((script: Script, ids: IdPolicy) => Observed | undefined) | undefined;
 }
 
 /**
@@ -110,16 +115,20 @@ export function conformance<Shared>(integration: Integration<Shared>): void {
         const shared = integration.create();
         for (const script of SCRIPTS) {
           for (let round = 0; round < 3; round++) {
-            expect(await integration.run(shared, script, ids), `${script.name}, run ${String(round + 1)} in a row`).toEqual(script.expected);
+            expect(await integration.run(shared, script, ids), `${script.name}, run ${String(round + 1)} in a row`).toEqual(expectedOf(integration, script, ids));
           }
         }
         for (const script of SCRIPTS) {
           const runs = await Promise.all([0, 1, 2].map(() => integration.run(shared, script, ids)));
           runs.forEach((observed, index) => {
-            expect(observed, `${script.name}, run ${String(index + 1)} of three at once`).toEqual(script.expected);
+            expect(observed, `${script.name}, run ${String(index + 1)} of three at once`).toEqual(expectedOf(integration, script, ids));
           });
         }
       }, 120_000);
     }
   });
+}
+
+function expectedOf<Shared>(integration: Integration<Shared>, script: Script, ids: IdPolicy): Observed {
+  return integration.expected?.(script, ids) ?? script.expected;
 }
