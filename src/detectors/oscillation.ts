@@ -1,3 +1,4 @@
+import { toolList } from '../utils/text.js';
 import { booleanOption, integer, integerOption, list, record, savedError, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
 import { type Detector, optionSection, warnBeforeOption } from './detector.js';
@@ -105,7 +106,8 @@ export const oscillation: Detector<'oscillation', OscillationSettings, Oscillati
     const labels = cycle.map((entry) => `${entry.name}(${entry.argsPreview})`);
     const seen = Math.floor(run / period) + 1;
     const evidence = { period, repeats: seen, threshold: repeats, cycle: labels };
-    const tail = `the same ${period} calls ${seen} times in a row: ${labels.join(' → ')}`;
+    // The model is told which tools, by name only where a name is a plain identifier, never the arguments it wrote.
+    const tail = `the same ${period} calls (to ${toolList(cycle.map((entry) => entry.name))}) ${seen} times in a row`;
     if (found === undefined) {
       return {
         state: next,
@@ -113,7 +115,7 @@ export const oscillation: Detector<'oscillation', OscillationSettings, Oscillati
           {
             code: 'LOOP_WARNING',
             reason: 'oscillation',
-            detail: `The last ${seen * period} tool calls cycle through ${tail}; ${repeats} cycles stop the run.`,
+            detail: `The last ${seen * period} tool calls cycle through the same ${period} calls ${seen} times in a row: ${labels.join(' → ')}; ${repeats} cycles stop the run.`,
             message: `You have gone through ${tail}. Going round again will not get you anywhere new: try a different approach, or answer with what you have.`,
             evidence,
           },

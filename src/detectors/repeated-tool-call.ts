@@ -1,3 +1,4 @@
+import { toolLabel } from '../utils/text.js';
 import { booleanOption, flag, integer, integerOption, list, nullable, record, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
 import { type Detector, optionSection, warnBeforeOption } from './detector.js';
@@ -107,7 +108,7 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
             reason: 'repeated-tool-call',
             detail: `The model called "${first.name}" ${count} times in a row with the same arguments; ${threshold} in a row stop the run.`,
             message:
-              `You have called ${first.name}(${first.argsPreview}) ${count} times in a row with the same arguments${identicalResults ? ' and got the same result each time' : ''}. ` +
+              `You have called ${toolLabel(first.name)} ${count} times in a row with the same arguments${identicalResults ? ' and got the same result each time' : ''}. ` +
               'Calling it again will not tell you anything new: use what it returned, change the arguments, or try a different tool.',
             evidence: { tool: first.name, argsPreview: first.argsPreview, count, threshold, stepIndexes: [...stepIndexes], identicalResults },
           },
@@ -122,7 +123,7 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
         code: 'REPEATED_TOOL_CALL',
         detail: `The model called "${tool}" ${count} times in a row with the same arguments: ${tool}(${argsPreview}).`,
         evidence: { tool, argsPreview, count, threshold, stepIndexes, identicalResults },
-        message: `Not run: this would be call number ${count} in a row to ${tool}(${argsPreview}) with the same arguments${identicalResults ? ', and the calls before it got the same answer each time' : ''}. Use what the earlier calls returned, change the arguments, or try a different tool.`,
+        message: `Not run: this would be call number ${count} in a row to ${toolLabel(tool)} with the same arguments${identicalResults ? ', and the calls before it got the same answer each time' : ''}. Use what the earlier calls returned, change the arguments, or try a different tool.`,
       },
     };
   },
