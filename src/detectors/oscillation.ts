@@ -1,7 +1,7 @@
 import { toolList } from '../utils/text.js';
 import { booleanOption, integer, integerOption, list, record, savedError, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
-import { type Detector, optionSection, warnBeforeOption } from './detector.js';
+import { ANY_RUN, type Detector, optionSection, type SavedRun, warnBeforeOption } from './detector.js';
 
 /** Longest cycle that may be looked for: every call is compared with the one that many places back. */
 const MAX_PERIOD = 64;
@@ -45,8 +45,8 @@ function resolveOscillation(value: unknown): OscillationSettings | false {
 }
 
 /** A saved state, checked: its lists must be as long as `maxPeriod` makes them, its counts within the calls seen. */
-function restoreOscillation(saved: unknown, { maxPeriod }: OscillationSettings, path: string): OscillationState {
-  const state = record({ callCount: integer(), recent: list(record({ name: text, signature: text, argsPreview: text, answer: text })), matched: list(integer()) })(saved, path);
+function restoreOscillation(saved: unknown, { maxPeriod }: OscillationSettings, path: string, { toolCalls }: SavedRun = ANY_RUN): OscillationState {
+  const state = record({ callCount: integer(0, toolCalls), recent: list(record({ name: text, signature: text, argsPreview: text, answer: text })), matched: list(integer()) })(saved, path);
   const kept = Math.min(state.callCount, maxPeriod);
   if (state.recent.length !== kept) savedError(`${path}.recent`, `an array of ${kept} calls`, state.recent);
   if (state.matched.length !== maxPeriod + 1) savedError(`${path}.matched`, `an array of ${maxPeriod + 1} counts`, state.matched);

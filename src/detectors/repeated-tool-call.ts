@@ -1,7 +1,7 @@
 import { toolLabel } from '../utils/text.js';
-import { booleanOption, flag, integer, integerOption, list, nullable, record, text } from '../utils/validate.js';
+import { booleanOption, flag, integer, integerOption, nullable, record, savedError, stepIndexList, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
-import { type Detector, optionSection, warnBeforeOption } from './detector.js';
+import { ANY_RUN, type Detector, optionSection, type SavedRun, warnBeforeOption } from './detector.js';
 
 /** Step indexes kept for evidence; bounded so an ignored stop cannot grow memory without end. */
 const MAX_STEP_INDEXES = 100;
@@ -41,19 +41,29 @@ function resolveRepeat(value: unknown): RepeatSettings | false {
   };
 }
 
-/** A saved state, checked: what `check` keeps, field by field. */
-const SAVED = record({
-  run: nullable(
-    record({
-      key: text,
-      first: record({ name: text, argsPreview: text }),
-      count: integer(1),
-      identicalResults: flag,
-      answer: text,
-      stepIndexes: list(integer(), MAX_STEP_INDEXES),
-    }),
-  ),
-});
+/**
+ * A saved state, checked: what `check` keeps, field by field, within the run it was saved in: no more calls in a row
+ * than the run made, steps in order and none after its last.
+ */
+function restoreRepeat(saved: unknown, path: string, { steps, toolCalls }: SavedRun): { readonly run: Repeat | null } {
+  const state = record({
+    run: nullable(
+      record({
+        key: text,
+        first: record({ name: text, argsPreview: text }),
+        count: integer(1, toolCalls),
+        identicalResults: flag,
+        answer: text,
+        stepIndexes: stepIndexList(steps, MAX_STEP_INDEXES),
+      }),
+    ),
+  })(saved, path);
+  const indexes = state.run?.stepIndexes;
+  if (state.run !== null && (indexes === undefined || indexes.length === 0 || indexes.length > state.run.count)) {
+    savedError(`${path}.run.stepIndexes`, `an array of 1 to ${Math.min(state.run.count, MAX_STEP_INDEXES)} step indexes`, indexes);
+  }
+  return state;
+}
 
 /**
  * Stops when the run of identical calls at the end of the call sequence reaches `threshold`: same tool and canonical
@@ -130,5 +140,5 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
   hint: () =>
     'The model keeps sending the same call. Make sure the tool result tells it something it can act on, and that the prompt says what to do when a tool fails.',
   summary: ({ run }, { threshold }) => ({ tool: run?.first.name ?? null, count: run?.count ?? 0, threshold }),
-  restore: (saved, _options, path) => SAVED(saved, path),
+  restore: (saved, _options, path, run = ANY_RUN) => restoreRepeat(saved, path, run),
 };

@@ -3,7 +3,7 @@ import { preview, toolLabel } from '../utils/text.js';
 import { flag, integer, integerOption, list, nullable, record, savedError, text } from '../utils/validate.js';
 import { answerKind, failureShape } from './answers.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
-import { type CallFacts, type Detector, optionSection, warnBeforeOption } from './detector.js';
+import { ANY_RUN, type CallFacts, type Detector, optionSection, type SavedRun, warnBeforeOption } from './detector.js';
 
 /** Largest window: evidence is built from it. */
 const MAX_WINDOW = 1_000;
@@ -143,8 +143,7 @@ export const EVIDENCE_CALLS = 10_000;
 function latestCalls(window: readonly Entry[]): WindowCall[] {
   const entries: Entry[] = [];
   let count = 0;
-  for (let at = window.length - 1; at >= 0; at--) {
-    const entry = window[at] as Entry;
+  for (const entry of [...window].reverse()) {
     if (entries.length > 0 && count + entry.calls.length > EVIDENCE_CALLS) break;
     entries.push(entry);
     count += entry.calls.length;
@@ -182,16 +181,22 @@ function evidenceOf({ window, newInWindow }: StagnationState, size: number, maxN
   };
 }
 
-/** A saved state, checked: a window no longer than `window`, and as full as the entries say. */
-function restoreStagnation(saved: unknown, { window: size }: StagnationSettings, path: string): StagnationState {
+/**
+ * A saved state, checked: a window as full as the entries say and no fuller than `window`, no more entries than the
+ * run took steps, its steps in order and none after the run's last, each with a call.
+ */
+function restoreStagnation(saved: unknown, { window: size }: StagnationSettings, path: string, { steps }: SavedRun = ANY_RUN): StagnationState {
   const call = record({ signature: text, tool: text, argsPreview: text, answer: text, shapePreview: text });
   const { entries, window, previousSignature } = record({
-    entries: integer(),
-    window: list(record({ step: integer(), isNew: flag, calls: list(call) }), size),
+    entries: integer(0, steps),
+    window: list(record({ step: integer(0, Math.max(steps - 1, 0)), isNew: flag, calls: list(call) }), size),
     previousSignature: nullable(text),
   })(saved, path);
-  if (entries < window.length) savedError(`${path}.entries`, `an integer from ${window.length} to ${Number.MAX_SAFE_INTEGER}`, entries);
-  if (window.length < Math.min(entries, size)) savedError(`${path}.window`, `an array of ${Math.min(entries, size)} entries`, window);
+  if (window.length !== Math.min(entries, size)) savedError(`${path}.window`, `an array of ${Math.min(entries, size)} entries`, window);
+  window.forEach((entry, position) => {
+    if (position > 0 && entry.step <= (window[position - 1]?.step ?? -1)) savedError(`${path}.window[${position}].step`, 'a step index above the one before', entry.step);
+    if (entry.calls.length === 0) savedError(`${path}.window[${position}].calls`, 'an array of at least 1 call', entry.calls);
+  });
   return { entries, window, newInWindow: window.filter((entry) => entry.isNew).length, previousSignature };
 }
 

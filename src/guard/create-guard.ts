@@ -86,7 +86,8 @@ function newRun(options: ResolvedOptions, saved?: unknown): Run {
     if (restored === undefined) return { detector, options: settings, state: detector.start(settings) };
     const path = `detectors.${detector.kind}`;
     if (!Object.hasOwn(restored.detectors, detector.kind)) savedError(path, "an enabled detector's saved state", undefined);
-    return { detector, options: settings, state: detector.restore(restored.detectors[detector.kind], settings, path) };
+    const run = { steps: restored.steps, toolCalls: restored.toolCalls };
+    return { detector, options: settings, state: detector.restore(restored.detectors[detector.kind], settings, path, run) };
   });
   const hashKey = restored?.hashKey ?? createHashKey();
   return {
