@@ -69,10 +69,15 @@ export const UNREADABLE_PREFIX = '[Unreadable:';
  */
 export class UnreadableNumbering {
   readonly #prefix: string;
-  #count = 0;
+  #count: number;
 
-  constructor(prefix: string) {
+  /**
+   * @param prefix - what every number starts with: a guard's `<step index>.`
+   * @param start - the first number
+   */
+  constructor(prefix: string, start = 0) {
     this.#prefix = prefix;
+    this.#count = start;
   }
 
   next(): string {
@@ -82,7 +87,7 @@ export class UnreadableNumbering {
 
 // `canonicalize` and `stableHash` have no run to number under: they count from a random start per copy of the
 // library, so a placeholder they write is unlikely to be written again anywhere.
-const PUBLIC_NUMBERING = new UnreadableNumbering(String(Math.floor(Math.random() * 2 ** 48)) + '.');
+const PUBLIC_NUMBERING = new UnreadableNumbering('', Math.floor(Math.random() * 2 ** 48));
 
 /** The key a form is compared by: itself when short, else `#<length>:<hash>` (no form starts with `#` and a digit). */
 export function formKey(form: string, hash: TextHash): string {
