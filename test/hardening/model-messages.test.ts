@@ -83,7 +83,7 @@ describe('messages for the model, issue 29 item 2', () => {
       expect(warned).toBeDefined();
       expect(warned?.length).toBeLessThanOrEqual(LONGEST_MESSAGE);
       expect(warned).not.toContain('\n');
-      expect(warned).toMatch(toolNames === plainNames ? /^You have gone through the same 64 calls \(to tool_00, tool_01, tool_02 and others\) 2 times in a row\. / : /^You have gone through the same 64 calls \(to a tool\) 2 times in a row\. /);
+      expect(warned).toMatch(toolNames === plainNames ? /^You have gone through the same 64 calls \(to tool_63, tool_00, tool_01 and others\) 2 times in a row\. / : /^You have gone through the same 64 calls \(to a tool\) 2 times in a row\. /);
       const refusal = guard.judgeCall({ name: toolNames[63] as string, args: { text: `${'a'.repeat(100)}\n63` } });
       expect(refusal.block).toBe(true);
       if (refusal.block) {
