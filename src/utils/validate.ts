@@ -106,7 +106,12 @@ export function ratioOption(path: string, value: unknown): number {
 
 /** Why a value read from a snapshot does not fit: the one kind of error a refused snapshot raises. */
 export function savedError(path: string, expected: string, value: unknown): never {
-  throw new TypeError(`agent-loopguard: snapshot field "${path}" must be ${expected}, got ${describeValue(value)}.`);
+  refusedField(path, expected, describeValue(value));
+}
+
+/** The error of {@link savedError}, for a field described rather than shown: one that could not be read as a value. */
+function refusedField(path: string, expected: string, got: string): never {
+  throw new TypeError(`agent-loopguard: snapshot field "${path}" must be ${expected}, got ${got}.`);
 }
 
 /**
@@ -196,10 +201,10 @@ function ownData(target: object, key: string, path: string): unknown {
   try {
     descriptor = Object.getOwnPropertyDescriptor(target, key);
   } catch {
-    savedError(path, 'a readable data property', 'a property whose reading threw');
+    refusedField(path, 'a readable data property', 'a property whose reading threw');
   }
   if (descriptor === undefined) return undefined;
-  if (!('value' in descriptor)) savedError(path, 'a data property', 'a getter or setter');
+  if (!('value' in descriptor)) refusedField(path, 'a data property', 'a getter or setter');
   return descriptor.value;
 }
 
@@ -234,7 +239,7 @@ export function savedJson(value: unknown, path: string, ancestors: object[] = []
     isArray = Array.isArray(value);
     prototype = Object.getPrototypeOf(value);
   } catch {
-    savedError(here, 'JSON data', 'a value whose reading threw');
+    refusedField(here, 'JSON data', 'a value whose reading threw');
   }
   ancestors.push(value);
   try {

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { STEP_CHARACTERS, STEP_VALUES } from '../../src/canonical/form.js';
 import { EVIDENCE_CALLS } from '../../src/detectors/stagnation.js';
-import { createGuard, type GuardToolCall, type StopVerdict } from '../../src/index.js';
+import { createGuard, type GuardToolCall, type StopVerdictFor } from '../../src/index.js';
 
 const MIB = 1024 * 1024;
 
@@ -72,7 +72,7 @@ describe('the cost of evidence, issue 29 item 6', () => {
       if (step < 99) expect(verdict.stop).toBe(false);
     }
     expect(verdict).toMatchObject({ stop: true, code: 'STAGNATION' });
-    const { evidence } = verdict as StopVerdict<'stagnation'>;
+    const { evidence } = verdict as StopVerdictFor<'stagnation'>;
     expect(evidence).toMatchObject({
       window: 100,
       maxNew: 1,
