@@ -24,8 +24,9 @@ describe('messages for the model, issue 29 item 2', () => {
     // Ten steps of new answers, then eleven of new arguments that all get the injected error (new the first time): the
     // last 20 steps hold exactly 10 new ones, one more than stagnation's maxNew of 9, so it warns.
     for (let index = 0; index < 10; index++) verdicts.push(guard.check({ toolCalls: [{ name: 'search', args: { q: `topic ${index}` }, result: `page about topic ${index}` }] }));
-    for (let index = 0; index < 11; index++) verdicts.push(guard.check({ toolCalls: [{ name: 'search', args: { q: `other ${index}` }, result: INJECTION }] }));
-    const last = verdicts.at(-1)!;
+    for (let index = 0; index < 10; index++) verdicts.push(guard.check({ toolCalls: [{ name: 'search', args: { q: `other ${index}` }, result: INJECTION }] }));
+    expect(verdicts.every((verdict) => !verdict.stop && verdict.warnings === undefined)).toBe(true);
+    const last = guard.check({ toolCalls: [{ name: 'search', args: { q: 'other 10' }, result: INJECTION }] });
     const [warning] = loopWarnings(last);
     expect(warning?.reason).toBe('stagnation');
     expect(warning?.message).toBe(
@@ -84,7 +85,7 @@ describe('messages for the model, issue 29 item 2', () => {
       expect(warned?.length).toBeLessThanOrEqual(LONGEST_MESSAGE);
       expect(warned).not.toContain('\n');
       expect(warned).toMatch(toolNames === plainNames ? /^You have gone through the same 64 calls \(to tool_63, tool_00, tool_01 and others\) 2 times in a row\. / : /^You have gone through the same 64 calls \(to a tool\) 2 times in a row\. /);
-      const refusal = guard.judgeCall({ name: toolNames[63]!, args: { text: `${'a'.repeat(100)}\n63` } });
+      const refusal = guard.judgeCall({ name: toolNames.at(-1) ?? '', args: { text: `${'a'.repeat(100)}\n63` } });
       expect(refusal.block).toBe(true);
       if (refusal.block) {
         expect(refusal.message.length).toBeLessThanOrEqual(LONGEST_MESSAGE);

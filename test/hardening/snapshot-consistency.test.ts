@@ -68,7 +68,7 @@ describe('restored snapshots, issue 29 item 5', () => {
   it('refuses an outcome or a repeat dated after the last step', () => {
     const outcome = saved();
     const memory = outcome.memory as { outcomes: [string, number][] };
-    (memory.outcomes[0]!)[1] = 6;
+    memory.outcomes = memory.outcomes.map(([key], index) => [key, index === 0 ? 6 : 5]);
     expect(() => restore(outcome)).toThrow(TypeError);
     expect(() => restore(outcome)).toThrow(/snapshot field "memory\.outcomes\[0\]\[1\]" must be an integer from 0 to 5, got 6\./);
     const repeat = saved();
