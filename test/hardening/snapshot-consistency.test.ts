@@ -31,6 +31,21 @@ function restore(snapshot: unknown): ReturnType<typeof createGuard> {
   return createGuard(OPTIONS, { snapshot: snapshot as GuardSnapshot });
 }
 
+/** A proxy of `{ a: 1 }` whose descriptor of `a` can be had once, then throws. */
+function throwsOnSecondLook(): object {
+  let looks = 0;
+  return new Proxy(
+    { a: 1 },
+    {
+      getOwnPropertyDescriptor(target, key) {
+        looks++;
+        if (looks > 1) throw new Error('trap');
+        return Reflect.getOwnPropertyDescriptor(target, key);
+      },
+    },
+  );
+}
+
 function refusal(field: string, expected: string, got: string): string {
   return `agent-loopguard: snapshot field "${field}" must be ${expected}, got ${got}.`;
 }
@@ -142,5 +157,26 @@ describe('restored snapshots, issue 29 item 5', () => {
     const infinite = saved();
     infinite.startedAt = Number.NaN;
     expect(() => restore(infinite)).toThrow(new TypeError(refusal('startedAt', 'a finite number (a snapshot is JSON)', 'NaN')));
+  });
+
+  it('refuses whatever else JSON cannot hold, naming where: holes, symbols, proxies whose traps throw, deep nesting', () => {
+    const cases: [unknown, RegExp][] = [
+      [[1, undefined], /"lastVerdict\.list\[1\]" must be JSON data \(a string, number, boolean, null, array or object\), got undefined\./],
+      [[Symbol('s')], /"lastVerdict\.list\[0\]" must be JSON data .*, got a value of type symbol\./],
+      [Object.defineProperty([0], '0', { get: () => 1, enumerable: true }), /"lastVerdict\.list\[0\]" must be a data property, got a getter or setter\./],
+      // Listing the keys asks for each descriptor once; asking again, as the copy does, throws.
+      [throwsOnSecondLook(), /"lastVerdict\.list\.a" must be a readable data property, got a property whose reading threw\./],
+      [new Proxy({}, { ownKeys: () => { throw new Error('trap'); } }), /"lastVerdict\.list" must be an object whose keys can be listed, got a value of type object\./],
+    ];
+    for (const [list, message] of cases) {
+      const snapshot = saved();
+      snapshot.lastVerdict = { stop: false, list };
+      expect(() => restore(snapshot)).toThrow(message);
+    }
+    let deep: unknown = [];
+    for (let level = 0; level < 100; level++) deep = [deep];
+    const nested = saved();
+    nested.lastVerdict = { stop: false, deep };
+    expect(() => restore(nested)).toThrow(/must be JSON data at most 100 levels deep, got an array\./);
   });
 });
