@@ -192,6 +192,7 @@ function restoreStagnation(saved: unknown, { window: size }: StagnationSettings,
     window: list(record({ step: integer(0, Math.max(steps - 1, 0)), isNew: flag, calls: list(call) }), size),
     previousSignature: nullable(text),
   })(saved, path);
+  if (entries < window.length) savedError(`${path}.entries`, `an integer from ${window.length} to ${steps}`, entries);
   if (window.length !== Math.min(entries, size)) savedError(`${path}.window`, `an array of ${Math.min(entries, size)} entries`, window);
   window.forEach((entry, position) => {
     if (position > 0 && entry.step <= (window[position - 1]?.step ?? -1)) savedError(`${path}.window[${position}].step`, 'a step index above the one before', entry.step);

@@ -254,7 +254,7 @@ export function savedJson(value: unknown, path: string, ancestors: object[] = []
       return copy;
     }
     if (prototype !== null && Object.getPrototypeOf(prototype) !== null) savedError(here, 'a plain object or array (a snapshot is JSON)', value);
-    const copy = Object.create(null) as Record<string, unknown>;
+    const copy: Record<string, unknown> = {};
     let keys: string[] = [];
     try {
       keys = Object.keys(value);
@@ -264,7 +264,8 @@ export function savedJson(value: unknown, path: string, ancestors: object[] = []
     for (const key of keys) {
       const keyPath = path === '' ? key : `${path}.${key}`;
       const item = ownData(value, key, keyPath);
-      if (item !== undefined) copy[key] = savedJson(item, keyPath, ancestors);
+      // Defined, not assigned: a key `__proto__` stays a property, as JSON.parse makes it.
+      if (item !== undefined) Object.defineProperty(copy, key, { value: savedJson(item, keyPath, ancestors), enumerable: true, writable: true, configurable: true });
     }
     return copy;
   } finally {
