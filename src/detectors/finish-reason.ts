@@ -66,7 +66,7 @@ function terminalSet(terminal: readonly string[]): string[] {
     const index = defaults.indexOf(reason);
     return index === -1 ? defaults.length : index;
   };
-  return [...new Set(terminal)].sort((left, right) => rank(left) - rank(right) || (left < right ? -1 : left > right ? 1 : 0));
+  return [...new Set(terminal)].sort((left, right) => rank(left) - rank(right) || (left < right ? -1 : 1));
 }
 
 function resolveFinishReason(value: unknown): FinishReasonSettings | false {

@@ -70,6 +70,14 @@ describe('the replay command on hostile files, issue 29 item 4', () => {
     expect(items).toEqual([MAX_RUN_STEPS, { file, line: 2, message: `a run of ${String(MAX_RUN_STEPS + 1)} steps; at most ${String(MAX_RUN_STEPS)} are replayed` }]);
   });
 
+  it('reports a .json document of more values than that without parsing it', async () => {
+    const file = at('crowded.json');
+    writeFileSync(file, `[${'0,'.repeat(MAX_INPUT_VALUES).slice(0, -1)}]`);
+    const items = [];
+    for await (const item of readRuns(file)) items.push(item);
+    expect(items).toEqual([{ error: { file, line: null, message: `the document holds more than ${String(MAX_INPUT_VALUES)} JSON values` } }]);
+  });
+
   it('counts values without parsing: strings with quotes and brackets inside, numbers, words, keys', () => {
     expect(countJsonValues('{"a":[1,-2.5e+3,true,null,"x\\"]{["],{}]}', 100)).toBe(9);
     expect(countJsonValues('[]', 100)).toBe(1);

@@ -74,6 +74,10 @@ describe('restored snapshots, issue 29 item 5', () => {
     const window = (future.detectors.stagnation as { window: { step: number }[] }).window;
     (window[2] as { step: number }).step = 6;
     expect(() => restore(future)).toThrow(new TypeError(refusal('detectors.stagnation.window[2].step', 'an integer from 0 to 5', '6')));
+    const empty = saved();
+    const emptied = (empty.detectors.stagnation as { window: { calls: unknown[] }[] }).window;
+    (emptied[0] ?? { calls: [] }).calls = [];
+    expect(() => restore(empty)).toThrow(new TypeError(refusal('detectors.stagnation.window[0].calls', 'an array of at least 1 call', 'an array')));
     const disordered = saved();
     const entries = (disordered.detectors.stagnation as { window: { step: number }[] }).window;
     (entries[1] as { step: number }).step = (entries[0] as { step: number }).step;
@@ -89,6 +93,12 @@ describe('restored snapshots, issue 29 item 5', () => {
     const repeat = saved();
     repeat.detectors['repeated-tool-call'] = { run: { key: 'k', first: { name: 'lookup', argsPreview: '{}' }, count: 1, identicalResults: true, answer: '', stepIndexes: [6] } };
     expect(() => restore(repeat)).toThrow(new TypeError(refusal('detectors.repeated-tool-call.run.stepIndexes[0]', 'an integer from 0 to 5', '6')));
+    const backwards = saved();
+    backwards.detectors['repeated-tool-call'] = { run: { key: 'k', first: { name: 'lookup', argsPreview: '{}' }, count: 2, identicalResults: true, answer: '', stepIndexes: [4, 3] } };
+    expect(() => restore(backwards)).toThrow(new TypeError(refusal('detectors.repeated-tool-call.run.stepIndexes[1]', 'a step index above the one before', '3')));
+    const unlisted = saved();
+    unlisted.detectors['repeated-tool-call'] = { run: { key: 'k', first: { name: 'lookup', argsPreview: '{}' }, count: 2, identicalResults: true, answer: '', stepIndexes: [] } };
+    expect(() => restore(unlisted)).toThrow(new TypeError(refusal('detectors.repeated-tool-call.run.stepIndexes', 'an array of 1 to 2 step indexes', 'an array')));
   });
 
   it('refuses counts past what the run did: calls of oscillation, calls a step, custom stops', () => {
@@ -161,6 +171,7 @@ describe('restored snapshots, issue 29 item 5', () => {
 
   it('refuses whatever else JSON cannot hold, naming where: holes, symbols, proxies whose traps throw, deep nesting', () => {
     const cases: [unknown, RegExp][] = [
+      [new Array<unknown>(2), /"lastVerdict\.list\[0\]" must be JSON data .*, got undefined\./],
       [[1, undefined], /"lastVerdict\.list\[1\]" must be JSON data \(a string, number, boolean, null, array or object\), got undefined\./],
       [[Symbol('s')], /"lastVerdict\.list\[0\]" must be JSON data .*, got a value of type symbol\./],
       [Object.defineProperty([0], '0', { get: () => 1, enumerable: true }), /"lastVerdict\.list\[0\]" must be a data property, got a getter or setter\./],
