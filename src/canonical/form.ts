@@ -59,15 +59,35 @@ export function bigIntToken(value: bigint, hash: TextHash): string {
 /** A bigint fits in decimal when it has at most this many bits: below `2 ** MAX_BIGINT_BITS` in magnitude. */
 export const BIGINT_BOUND = 1n << BigInt(MAX_BIGINT_BITS);
 
-// Numbered from a random start per copy of the library, so a placeholder written in one process (and saved in a
-// snapshot) is never written again in another.
-let unreadableCount = Math.floor(Math.random() * 2 ** 48);
+/** Where an unreadable value's placeholder starts; every placeholder is this, a number and `]`. */
+export const UNREADABLE_PREFIX = '[Unreadable:';
 
-/** A placeholder for a value whose reading threw: unequal to everything, itself read again included. */
-export function unreadablePlaceholder(): string {
-  unreadableCount++;
-  return `[Unreadable:${unreadableCount}]`;
+/**
+ * Numbers the placeholders of values whose reading threw, so that each is unequal to every other form. A guard
+ * numbers them under the index of the step being read (`<step>.<n>`): every placeholder its saved state holds comes
+ * from an earlier step, so a guard restored in another process never hands out one it already holds.
+ */
+export class UnreadableNumbering {
+  readonly #prefix: string;
+  #count: number;
+
+  /**
+   * @param prefix - what every number starts with: a guard's `<step index>.`
+   * @param start - the first number
+   */
+  constructor(prefix: string, start = 0) {
+    this.#prefix = prefix;
+    this.#count = start;
+  }
+
+  next(): string {
+    return `${UNREADABLE_PREFIX}${this.#prefix}${String(this.#count++)}]`;
+  }
 }
+
+// `canonicalize` and `stableHash` have no run to number under: they count from a random start per copy of the
+// library, so a placeholder they write is unlikely to be written again anywhere.
+const PUBLIC_NUMBERING = new UnreadableNumbering('', Math.floor(Math.random() * 2 ** 48));
 
 /** The key a form is compared by: itself when short, else `#<length>:<hash>` (no form starts with `#` and a digit). */
 export function formKey(form: string, hash: TextHash): string {
@@ -173,34 +193,48 @@ class Walk {
   readonly #limits: ReadLimits;
   readonly #hash: TextHash;
   readonly #tokenFrom: number;
+  readonly #unreadable: UnreadableNumbering;
   readonly #ancestors: object[] = [];
   values: number;
+  /** Characters this read may still spend: a long string counts {@link LONG_STRING_LENGTH} of them. */
   characters: number;
+  /** Characters the step has left: every string counts its full length, as hashing it reads all of it. */
+  stepCharacters: number;
   cut = false;
   /** The last cut was for want of characters rather than values. */
   cutForCharacters = false;
+  /** The last cut for want of characters was the step's budget running out, not this read's. */
+  cutByStep = false;
 
-  constructor(limits: ReadLimits, hash: TextHash, tokenFrom: number, step: Budget) {
+  constructor(limits: ReadLimits, hash: TextHash, tokenFrom: number, step: Budget, unreadable: UnreadableNumbering) {
     this.#limits = limits;
+    this.#unreadable = unreadable;
     this.#hash = hash;
     this.#tokenFrom = tokenFrom;
     this.values = Math.min(limits.maxValues, step.values);
-    this.characters = Math.min(limits.maxCharacters, step.characters);
+    this.characters = limits.maxCharacters;
+    this.stepCharacters = step.characters;
   }
 
   #quote(text: string): string {
     return text.length <= this.#tokenFrom ? JSON.stringify(text) : stringToken(text, this.#hash);
   }
 
-  /** Spends the characters of a text (a long string counts as {@link LONG_STRING_LENGTH}), or cuts the read. */
+  /**
+   * Spends the characters of a text, or cuts the read: against this read, a long string counts as
+   * {@link LONG_STRING_LENGTH}, so one value can hold a string of any length; against the step, its whole length, so a
+   * string shared by many calls costs each of them what hashing it again costs.
+   */
   #afford(length: number): boolean {
     const cost = Math.min(length, LONG_STRING_LENGTH);
-    if (cost <= this.characters) {
+    if (cost <= this.characters && length <= this.stepCharacters) {
       this.characters -= cost;
+      this.stepCharacters -= length;
       return true;
     }
     this.cut = true;
     this.cutForCharacters = true;
+    this.cutByStep = length > this.stepCharacters;
     return false;
   }
 
@@ -229,10 +263,10 @@ class Walk {
       case 'bigint':
         return this.#writeBigInt(value);
       case 'symbol':
-        return value === UNREADABLE ? unreadablePlaceholder() : this.#writeSymbol(value);
+        return value === UNREADABLE ? this.#unreadable.next() : this.#writeSymbol(value);
       case 'function': {
         const name = readProperty(value, 'name');
-        if (name === UNREADABLE) return unreadablePlaceholder();
+        if (name === UNREADABLE) return this.#unreadable.next();
         const text = typeof name === 'string' ? name : '';
         return this.#afford(text.length) ? `Function(${this.#quote(text)})` : TRUNCATED_MARKER;
       }
@@ -266,7 +300,7 @@ class Walk {
     try {
       return this.#writeContents(value, depth, allowToJSON);
     } catch {
-      return unreadablePlaceholder();
+      return this.#unreadable.next();
     }
   }
 
@@ -385,21 +419,29 @@ export interface Reading {
  * @param tokenFrom - strings longer than this are written as tokens
  * @param step - what the step has left to spend, changed in place; a fresh budget when absent
  * @param limits - the cut-offs
+ * @param unreadable - numbers the placeholders of values whose reading threw; the public numbering when absent
  */
-export function readForm(value: unknown, hash: TextHash, tokenFrom: number, step?: Budget, limits: ReadLimits = DEFAULT_LIMITS): Reading {
+export function readForm(
+  value: unknown,
+  hash: TextHash,
+  tokenFrom: number,
+  step?: Budget,
+  limits: ReadLimits = DEFAULT_LIMITS,
+  unreadable: UnreadableNumbering = PUBLIC_NUMBERING,
+): Reading {
   const budget = step ?? { values: limits.stepValues, characters: limits.stepCharacters };
-  const walk = new Walk(limits, hash, tokenFrom, budget);
+  const walk = new Walk(limits, hash, tokenFrom, budget, unreadable);
   const valuesBefore = walk.values;
-  const charactersBefore = walk.characters;
+  const charactersBefore = walk.stepCharacters;
   let form: string;
   try {
     form = walk.write(value, 0);
   } catch {
     // Nothing in a read is known to throw; this keeps a read from ever doing so.
-    form = unreadablePlaceholder();
+    form = unreadable.next();
   }
   budget.values -= valuesBefore - walk.values;
-  budget.characters -= charactersBefore - walk.characters;
-  const stepSpent = walk.cut && (walk.cutForCharacters ? charactersBefore < limits.maxCharacters : valuesBefore < limits.maxValues);
+  budget.characters -= charactersBefore - walk.stepCharacters;
+  const stepSpent = walk.cut && (walk.cutForCharacters ? walk.cutByStep : valuesBefore < limits.maxValues);
   return { form, cut: walk.cut, stepSpent };
 }

@@ -18,6 +18,51 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
  */
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Most JSON values (objects, arrays, strings, numbers, booleans and nulls, keys included) one line or one document may
+ * hold (4,000,000), past which it is reported and skipped without being parsed. Parsing costs memory by the value,
+ * up to about 70 bytes each (a line of `{}` steps), so the byte cap alone let one line take gigabytes; with this one,
+ * parsing a line or document takes at most about 300 MB besides its text. A real run holds a few thousand.
+ */
+export const MAX_INPUT_VALUES = 4_000_000;
+
+/**
+ * Most steps one run may hold (100,000, as many as an adapter checks in one call), past which it is reported and not
+ * replayed: the guard keeps what it learns of every step, so the steps of one run bound the replay's memory.
+ */
+export const MAX_RUN_STEPS = 100_000;
+
+/**
+ * How many JSON values a text holds, counting up to `maximum + 1` and no further: one pass over the characters that
+ * allocates nothing, so a line is measured before parsing it costs anything. Counts the openings of objects, arrays and
+ * strings (keys too) and the first character of each other value; the text need not be valid JSON.
+ */
+export function countJsonValues(text: string, maximum: number): number {
+  let count = 0;
+  let inString = false;
+  // Inside a number or word: its later characters start nothing.
+  let inWord = false;
+  for (let at = 0; at < text.length && count <= maximum; at++) {
+    const code = text.charCodeAt(at);
+    if (inString) {
+      if (code === 92) at++;
+      else if (code === 34) inString = false;
+      continue;
+    }
+    const startsValue = code === 34 || code === 123 || code === 91;
+    const wordCharacter = (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || code === 45 || code === 43 || code === 46 || code === 69;
+    if (startsValue || (wordCharacter && !inWord)) count++;
+    inString = code === 34;
+    inWord = wordCharacter;
+  }
+  return count;
+}
+
+/** Why a text is not parsed: it holds more JSON values than {@link MAX_INPUT_VALUES}. */
+function tooManyValues(text: string, what: string): string | undefined {
+  return countJsonValues(text, MAX_INPUT_VALUES) > MAX_INPUT_VALUES ? `${what} holds more than ${MAX_INPUT_VALUES} JSON values` : undefined;
+}
+
 /** How much of the input one line or one document may be. Tests pass small ones. */
 export interface ReadLimits {
   readonly maxLineBytes: number;
@@ -61,6 +106,42 @@ interface RunPlace {
   readonly file: string;
   readonly line: number | null;
   readonly fallbackId: string;
+  /** The id as the file writes it, when it is a number: parsed, a number past 2^53 loses digits. */
+  readonly rawId?: string | undefined;
+}
+
+/**
+ * The numbers the `"id"` members of runs hold, as the text writes them, by the run's position: of the one object the
+ * text is (position 0), or of each object in the array it is (`inArray`). A scan of valid JSON that keeps track of
+ * strings and nesting only; used only when a run's id is a number.
+ */
+export function rawNumberIds(text: string, inArray: boolean): Map<number, string> {
+  const ids = new Map<number, string>();
+  // Each open container: whether it is an object, whether a key comes next, and the position of the item it is at.
+  const open: { object: boolean; keyNext: boolean; position: number }[] = [];
+  let key: string | undefined;
+  for (let at = 0; at < text.length; at++) {
+    const character = text[at];
+    const top = open.at(-1);
+    if (character === '"') {
+      const start = at + 1;
+      for (at = start; at < text.length && text[at] !== '"'; at++) if (text[at] === '\\') at++;
+      if (top?.object === true && top.keyNext) key = text.slice(start, at);
+    } else if (character === '{' || character === '[') open.push({ object: character === '{', keyNext: character === '{', position: 0 });
+    else if (character === '}' || character === ']') open.pop();
+    else if (character === ',' && top !== undefined) {
+      top.position++;
+      top.keyNext = top.object;
+    } else if (character === ':' && top !== undefined) {
+      top.keyNext = false;
+      const isRun = inArray ? open.length === 2 && open[0]?.object === false : open.length === 1;
+      if (isRun && key === 'id') {
+        const number = /^\s*(-?[0-9][-+0-9.eE]*)/.exec(text.slice(at + 1, at + 1100));
+        if (number?.[1] !== undefined) ids.set(inArray ? (open[0]?.position ?? 0) : 0, number[1]);
+      }
+    }
+  }
+  return ids;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -96,6 +177,7 @@ export function toRecordedRun(value: unknown, place: RunPlace): RecordedRun | st
   if (!isRecord(value)) return `expected a run object with a "steps" array, got ${describe(value)}`;
   const steps = value.steps;
   if (!Array.isArray(steps)) return `"steps" must be an array, got ${describe(steps)}`;
+  if (steps.length > MAX_RUN_STEPS) return `a run of ${steps.length} steps; at most ${MAX_RUN_STEPS} are replayed`;
   const badStep = steps.findIndex((step) => !isRecord(step));
   if (badStep !== -1) return `step ${badStep} must be an object, got ${describe(steps[badStep])}`;
 
@@ -108,7 +190,7 @@ export function toRecordedRun(value: unknown, place: RunPlace): RecordedRun | st
     if (typeof read === 'string') return read;
     outcome = read;
   }
-  return { id: String(id), file: place.file, line: place.line, outcome, steps: steps as GuardStep[] };
+  return { id: typeof id === 'number' ? (place.rawId ?? String(id)) : id, file: place.file, line: place.line, outcome, steps: steps as GuardStep[] };
 }
 
 /** A run, or the problem with it, as one item. */
@@ -178,13 +260,20 @@ function lineItem(bytes: Uint8Array | null, file: string, line: number, limits: 
   const text = decodeUtf8(bytes)?.trim();
   if (text === undefined) return { error: { file, line, message: 'not valid UTF-8' } };
   if (text === '') return undefined;
+  const crowded = tooManyValues(text, 'the line');
+  if (crowded !== undefined) return { error: { file, line, message: crowded } };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return { error: { file, line, message: `not valid JSON: ${errorMessage(error)}` } };
   }
-  return runOrError(value, { file, line, fallbackId: `${file}:${line}` });
+  return runOrError(value, { file, line, fallbackId: `${file}:${line}`, rawId: numberId(value) ? rawNumberIds(text, false).get(0) : undefined });
+}
+
+/** Whether a parsed run's id is a number, whose text is then read from the file (see {@link rawNumberIds}). */
+function numberId(value: unknown): boolean {
+  return isRecord(value) && typeof value.id === 'number';
 }
 
 /**
@@ -258,6 +347,11 @@ async function* readJsonDocument(file: string, gzip: boolean, limits: ReadLimits
   }
   // An empty file holds no runs, as an empty JSON-lines file does; it is not a JSON error.
   if (/^[\t\n\r ]*$/.test(text)) return;
+  const crowded = tooManyValues(text, 'the document');
+  if (crowded !== undefined) {
+    yield { error: { file, line: null, message: crowded } };
+    return;
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -269,16 +363,17 @@ async function* readJsonDocument(file: string, gzip: boolean, limits: ReadLimits
 
   const place = { file, line: null, fallbackId: file };
   if (!Array.isArray(value)) {
-    yield runOrError(value, place);
+    yield runOrError(value, { ...place, rawId: numberId(value) ? rawNumberIds(text, false).get(0) : undefined });
     return;
   }
   if (value.length > 0 && !holdsRuns(value)) {
     yield runOrError({ steps: value }, place);
     return;
   }
+  const rawIds = value.some(numberId) ? rawNumberIds(text, true) : undefined;
   for (const [index, item] of value.entries()) {
     const ordinal = String(index + 1);
-    yield runOrError(item, { file, line: null, fallbackId: `${file}#${ordinal}` }, `run ${ordinal}: `);
+    yield runOrError(item, { file, line: null, fallbackId: `${file}#${ordinal}`, rawId: rawIds?.get(index) }, `run ${ordinal}: `);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { CustomDetector } from '../types.js';
 import { argumentError, integer, isRecord, listOption, optionError, record } from '../utils/validate.js';
-import type { Detector, Finding } from './detector.js';
+import { ANY_RUN, type Detector, type Finding } from './detector.js';
 
 /** Most custom rules: every rule runs on every step. */
 const MAX_RULES = 1_000;
@@ -56,7 +56,7 @@ export const custom: Detector<'custom', readonly CustomDetector[], { readonly st
   hint: () =>
     'One of your own detectors asked to stop; its evidence says why.',
   summary: ({ stops }, rules) => ({ detectors: rules.length, stops }),
-  restore: (saved, _rules, path) => record({ stops: integer() })(saved, path),
+  restore: (saved, _rules, path, run = ANY_RUN) => record({ stops: integer(0, run.steps) })(saved, path),
   // Functions cannot be compared: a snapshot is tied to how many rules there are.
   fingerprint: (rules) => rules.length,
 };

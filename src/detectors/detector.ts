@@ -149,16 +149,27 @@ export interface Detector<Reason extends StopReason = StopReason, Options = unkn
   /** The state as `summary()` shows it. */
   summary(state: State, options: Options, run: RunView): JsonValue;
   /**
-   * A state read back from a snapshot, checked field by field.
+   * A state read back from a snapshot, checked field by field, and against the run it was saved in: no count above
+   * what the run did, no step index from after its last step.
    * @param path - where it sits in the snapshot, to name in errors
+   * @param run - the steps and calls of the snapshot's run; unbounded when absent
    * @throws TypeError naming the field that does not fit
    */
-  restore(saved: unknown, options: Options, path: string): State;
+  restore(saved: unknown, options: Options, path: string, run?: SavedRun): State;
   /** What `explain` suggests to whoever reads one of its stops: where to look, what to change. */
   hint(stop: { readonly code: string; readonly evidence: unknown }): string;
   /** What of the options a snapshot is tied to; the options themselves when absent. */
   fingerprint?(options: Options): unknown;
 }
+
+/** What a snapshot's run had done when it was taken: what a detector's saved state is checked against. */
+export interface SavedRun {
+  readonly steps: number;
+  readonly toolCalls: number;
+}
+
+/** No bound: a state checked for its own consistency only. */
+export const ANY_RUN: SavedRun = { steps: Number.MAX_SAFE_INTEGER, toolCalls: Number.MAX_SAFE_INTEGER };
 
 /** `false` switches a detector off; `undefined` or `true` keep its defaults; an object tunes it. */
 export function optionSection(path: string, value: unknown, known: readonly string[]): Record<string, unknown> | false {

@@ -59,6 +59,16 @@ export interface FinishReasonSettings {
   readonly otherPolicy: OtherPolicy;
 }
 
+/** Terminal reasons in one order whatever order they were given in: the defaults in theirs, then the rest sorted, once each. */
+function terminalSet(terminal: readonly string[]): string[] {
+  const defaults: readonly string[] = DEFAULT_OPTIONS.finishReason.terminal;
+  const rank = (reason: string): number => {
+    const index = defaults.indexOf(reason);
+    return index === -1 ? defaults.length : index;
+  };
+  return [...new Set(terminal)].sort((left, right) => rank(left) - rank(right) || (left < right ? -1 : 1));
+}
+
 function resolveFinishReason(value: unknown): FinishReasonSettings | false {
   const options = optionSection('finishReason', value, ['terminal', 'otherPolicy']);
   if (options === false) return false;
@@ -149,4 +159,7 @@ export const finishReason: Detector<'finish-reason', FinishReasonSettings, { rea
   },
   summary: ({ lastReason }, { otherPolicy }) => ({ lastFinishReason: lastReason, otherPolicy }),
   restore: (saved, _options, path) => record({ lastReason: nullable(text) })(saved, path),
+  // The terminal reasons are a set: listed in another order, or twice, they stop the same steps, so a snapshot is tied
+  // to the set. The default reasons come first in their own order, so a snapshot taken before stays readable.
+  fingerprint: ({ terminal, otherPolicy }) => ({ terminal: terminalSet(terminal), otherPolicy }),
 };

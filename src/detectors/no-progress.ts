@@ -1,6 +1,6 @@
 import { integer, integerOption, nullable, record, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
-import { type Detector, optionSection, warnBeforeOption } from './detector.js';
+import { ANY_RUN, type Detector, optionSection, type SavedRun, warnBeforeOption } from './detector.js';
 
 /** Options of `noProgress` after validation. */
 export interface NoProgressSettings {
@@ -26,7 +26,10 @@ function resolveNoProgress(value: unknown): NoProgressSettings | false {
 }
 
 /** A saved state, checked. */
-const SAVED = record({ stalled: nullable(record({ steps: integer(1), textKey: text, textPreview: text })) });
+/** A saved state, checked: no more stalled steps than the run took. */
+function restoreStalled(saved: unknown, path: string, { steps }: SavedRun): { readonly stalled: Stalled | null } {
+  return record({ stalled: nullable(record({ steps: integer(1, steps), textKey: text, textPreview: text })) })(saved, path);
+}
 
 /**
  * Stops after `threshold` consecutive stalled steps with the same normalised text. A step is stalled when none of its
@@ -81,5 +84,5 @@ export const noProgress: Detector<'no-progress', NoProgressSettings, { readonly 
   hint: () =>
     'Nothing new is coming back and the model keeps saying the same thing. Give it a way out: a clearer result, an error it can act on, or a rule to finish.',
   summary: ({ stalled }, { threshold }, run) => ({ stalledSteps: stalled?.steps ?? 0, distinctOutcomes: run.distinctOutcomes, threshold }),
-  restore: (saved, _options, path) => SAVED(saved, path),
+  restore: (saved, _options, path, run = ANY_RUN) => restoreStalled(saved, path, run),
 };

@@ -1,6 +1,7 @@
+import { toolList } from '../utils/text.js';
 import { booleanOption, integer, integerOption, list, record, savedError, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
-import { type Detector, optionSection, warnBeforeOption } from './detector.js';
+import { ANY_RUN, type Detector, optionSection, type SavedRun, warnBeforeOption } from './detector.js';
 
 /** Longest cycle that may be looked for: every call is compared with the one that many places back. */
 const MAX_PERIOD = 64;
@@ -44,8 +45,8 @@ function resolveOscillation(value: unknown): OscillationSettings | false {
 }
 
 /** A saved state, checked: its lists must be as long as `maxPeriod` makes them, its counts within the calls seen. */
-function restoreOscillation(saved: unknown, { maxPeriod }: OscillationSettings, path: string): OscillationState {
-  const state = record({ callCount: integer(), recent: list(record({ name: text, signature: text, argsPreview: text, answer: text })), matched: list(integer()) })(saved, path);
+function restoreOscillation(saved: unknown, { maxPeriod }: OscillationSettings, path: string, { toolCalls }: SavedRun = ANY_RUN): OscillationState {
+  const state = record({ callCount: integer(0, toolCalls), recent: list(record({ name: text, signature: text, argsPreview: text, answer: text })), matched: list(integer()) })(saved, path);
   const kept = Math.min(state.callCount, maxPeriod);
   if (state.recent.length !== kept) savedError(`${path}.recent`, `an array of ${kept} calls`, state.recent);
   if (state.matched.length !== maxPeriod + 1) savedError(`${path}.matched`, `an array of ${maxPeriod + 1} counts`, state.matched);
@@ -105,7 +106,8 @@ export const oscillation: Detector<'oscillation', OscillationSettings, Oscillati
     const labels = cycle.map((entry) => `${entry.name}(${entry.argsPreview})`);
     const seen = Math.floor(run / period) + 1;
     const evidence = { period, repeats: seen, threshold: repeats, cycle: labels };
-    const tail = `the same ${period} calls ${seen} times in a row: ${labels.join(' → ')}`;
+    // The model is told which tools, by name only where a name is a plain identifier, never the arguments it wrote.
+    const tail = `the same ${period} calls (to ${toolList(cycle.map((entry) => entry.name))}) ${seen} times in a row`;
     if (found === undefined) {
       return {
         state: next,
@@ -113,7 +115,7 @@ export const oscillation: Detector<'oscillation', OscillationSettings, Oscillati
           {
             code: 'LOOP_WARNING',
             reason: 'oscillation',
-            detail: `The last ${seen * period} tool calls cycle through ${tail}; ${repeats} cycles stop the run.`,
+            detail: `The last ${seen * period} tool calls cycle through the same ${period} calls ${seen} times in a row: ${labels.join(' → ')}; ${repeats} cycles stop the run.`,
             message: `You have gone through ${tail}. Going round again will not get you anywhere new: try a different approach, or answer with what you have.`,
             evidence,
           },

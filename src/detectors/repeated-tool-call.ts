@@ -1,6 +1,7 @@
-import { booleanOption, flag, integer, integerOption, list, nullable, record, text } from '../utils/validate.js';
+import { toolLabel } from '../utils/text.js';
+import { booleanOption, flag, integer, integerOption, nullable, record, savedError, stepIndexList, text } from '../utils/validate.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
-import { type Detector, optionSection, warnBeforeOption } from './detector.js';
+import { ANY_RUN, type Detector, optionSection, type SavedRun, warnBeforeOption } from './detector.js';
 
 /** Step indexes kept for evidence; bounded so an ignored stop cannot grow memory without end. */
 const MAX_STEP_INDEXES = 100;
@@ -40,19 +41,29 @@ function resolveRepeat(value: unknown): RepeatSettings | false {
   };
 }
 
-/** A saved state, checked: what `check` keeps, field by field. */
-const SAVED = record({
-  run: nullable(
-    record({
-      key: text,
-      first: record({ name: text, argsPreview: text }),
-      count: integer(1),
-      identicalResults: flag,
-      answer: text,
-      stepIndexes: list(integer(), MAX_STEP_INDEXES),
-    }),
-  ),
-});
+/**
+ * A saved state, checked: what `check` keeps, field by field, within the run it was saved in: no more calls in a row
+ * than the run made, steps in order and none after its last.
+ */
+function restoreRepeat(saved: unknown, path: string, { steps, toolCalls }: SavedRun): { readonly run: Repeat | null } {
+  const state = record({
+    run: nullable(
+      record({
+        key: text,
+        first: record({ name: text, argsPreview: text }),
+        count: integer(1, toolCalls),
+        identicalResults: flag,
+        answer: text,
+        stepIndexes: stepIndexList(steps, MAX_STEP_INDEXES),
+      }),
+    ),
+  })(saved, path);
+  const indexes = state.run?.stepIndexes;
+  if (state.run !== null && (indexes === undefined || indexes.length === 0 || indexes.length > state.run.count)) {
+    savedError(`${path}.run.stepIndexes`, `an array of 1 to ${Math.min(state.run.count, MAX_STEP_INDEXES)} step indexes`, indexes);
+  }
+  return state;
+}
 
 /**
  * Stops when the run of identical calls at the end of the call sequence reaches `threshold`: same tool and canonical
@@ -107,7 +118,7 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
             reason: 'repeated-tool-call',
             detail: `The model called "${first.name}" ${count} times in a row with the same arguments; ${threshold} in a row stop the run.`,
             message:
-              `You have called ${first.name}(${first.argsPreview}) ${count} times in a row with the same arguments${identicalResults ? ' and got the same result each time' : ''}. ` +
+              `You have called ${toolLabel(first.name)} ${count} times in a row with the same arguments${identicalResults ? ' and got the same result each time' : ''}. ` +
               'Calling it again will not tell you anything new: use what it returned, change the arguments, or try a different tool.',
             evidence: { tool: first.name, argsPreview: first.argsPreview, count, threshold, stepIndexes: [...stepIndexes], identicalResults },
           },
@@ -122,12 +133,12 @@ export const repeatedToolCall: Detector<'repeated-tool-call', RepeatSettings, { 
         code: 'REPEATED_TOOL_CALL',
         detail: `The model called "${tool}" ${count} times in a row with the same arguments: ${tool}(${argsPreview}).`,
         evidence: { tool, argsPreview, count, threshold, stepIndexes, identicalResults },
-        message: `Not run: this would be call number ${count} in a row to ${tool}(${argsPreview}) with the same arguments${identicalResults ? ', and the calls before it got the same answer each time' : ''}. Use what the earlier calls returned, change the arguments, or try a different tool.`,
+        message: `Not run: this would be call number ${count} in a row to ${toolLabel(tool)} with the same arguments${identicalResults ? ', and the calls before it got the same answer each time' : ''}. Use what the earlier calls returned, change the arguments, or try a different tool.`,
       },
     };
   },
   hint: () =>
     'The model keeps sending the same call. Make sure the tool result tells it something it can act on, and that the prompt says what to do when a tool fails.',
   summary: ({ run }, { threshold }) => ({ tool: run?.first.name ?? null, count: run?.count ?? 0, threshold }),
-  restore: (saved, _options, path) => SAVED(saved, path),
+  restore: (saved, _options, path, run = ANY_RUN) => restoreRepeat(saved, path, run),
 };

@@ -1,9 +1,9 @@
 import type { StopEvidence } from '../types.js';
-import { preview } from '../utils/text.js';
+import { preview, toolLabel } from '../utils/text.js';
 import { flag, integer, integerOption, list, nullable, record, savedError, text } from '../utils/validate.js';
 import { answerKind, failureShape } from './answers.js';
 import { DEFAULT_OPTIONS } from './defaults.js';
-import { type CallFacts, type Detector, optionSection, warnBeforeOption } from './detector.js';
+import { ANY_RUN, type CallFacts, type Detector, optionSection, type SavedRun, warnBeforeOption } from './detector.js';
 
 /** Largest window: evidence is built from it. */
 const MAX_WINDOW = 1_000;
@@ -132,31 +132,72 @@ function top<Shown>(calls: readonly WindowCall[], keyOf: (call: WindowCall) => s
   return [...counted.values()].sort((left, right) => right.count - left.count).slice(0, TOP_ENTRIES);
 }
 
-/** Built only on a warning or a stop: a scan of the window, bounded by its size. */
-function evidenceOf({ window, newInWindow }: StagnationState, size: number, maxNew: number): StopEvidence['stagnation'] {
-  const calls = window.flatMap((entry) => entry.calls);
+/**
+ * Evidence lists the most frequent calls and answers among at most this many of the window's latest calls: built on
+ * every warning and stop, it costs no more than reading one step of the most calls a step may hold, whatever the
+ * window.
+ */
+export const EVIDENCE_CALLS = 10_000;
+
+/** The latest calls of the window, whole entries only, at most {@link EVIDENCE_CALLS} (the latest entry's at least). */
+function latestCalls(window: readonly Entry[]): WindowCall[] {
+  const entries: Entry[] = [];
+  let count = 0;
+  for (const entry of [...window].reverse()) {
+    if (entries.length > 0 && count + entry.calls.length > EVIDENCE_CALLS) break;
+    entries.push(entry);
+    count += entry.calls.length;
+  }
+  return entries.reverse().flatMap((entry) => entry.calls.slice(0, EVIDENCE_CALLS));
+}
+
+/** What a message for the model calls an answer, by the kind its key says it is (see `answerOf`): never its words. */
+function kindOfAnswer(key: string): string {
+  if (key.startsWith('x')) return 'the same empty result';
+  // Only answers compared across calls can outnumber the most frequent call: failures (`a` or `s` and a zero) and
+  // errors (two marks and a zero); an answer compared with its call is counted with it.
+  return key.charAt(1) === '\u0000' ? 'the same failure' : 'the same error';
+}
+
+/**
+ * Built only on a warning or a stop, from the window's latest calls (see {@link EVIDENCE_CALLS}); `callCount` counts
+ * every call of the window. With the key of the most frequent answer, which says what kind of answer it is.
+ */
+function evidenceOf({ window, newInWindow }: StagnationState, size: number, maxNew: number): { evidence: StopEvidence['stagnation']; answerKey: string } {
+  const calls = latestCalls(window);
+  const answers = top(calls, (call) => call.answer, ({ shapePreview, answer }) => ({ shapePreview, answer }));
   return {
-    window: size,
-    maxNew,
-    newOutcomes: newInWindow,
-    calls: top(calls, (call) => call.signature, ({ tool, argsPreview }) => ({ tool, argsPreview })),
-    answers: top(calls, (call) => call.answer, ({ shapePreview }) => ({ shapePreview })),
-    callCount: calls.length,
-    distinctCalls: new Set(calls.map((call) => call.signature)).size,
-    stepIndexes: window.slice(-MAX_STEP_INDEXES).map((entry) => entry.step),
+    evidence: {
+      window: size,
+      maxNew,
+      newOutcomes: newInWindow,
+      calls: top(calls, (call) => call.signature, ({ tool, argsPreview }) => ({ tool, argsPreview })),
+      answers: answers.map(({ shapePreview, count }) => ({ shapePreview, count })),
+      callCount: window.reduce((sum, entry) => sum + entry.calls.length, 0),
+      distinctCalls: new Set(calls.map((call) => call.signature)).size,
+      stepIndexes: window.slice(-MAX_STEP_INDEXES).map((entry) => entry.step),
+    },
+    answerKey: answers[0]?.answer ?? '',
   };
 }
 
-/** A saved state, checked: a window no longer than `window`, and as full as the entries say. */
-function restoreStagnation(saved: unknown, { window: size }: StagnationSettings, path: string): StagnationState {
+/**
+ * A saved state, checked: a window as full as the entries say and no fuller than `window`, no more entries than the
+ * run took steps, its steps in order and none after the run's last, each with a call.
+ */
+function restoreStagnation(saved: unknown, { window: size }: StagnationSettings, path: string, { steps }: SavedRun = ANY_RUN): StagnationState {
   const call = record({ signature: text, tool: text, argsPreview: text, answer: text, shapePreview: text });
   const { entries, window, previousSignature } = record({
-    entries: integer(),
-    window: list(record({ step: integer(), isNew: flag, calls: list(call) }), size),
+    entries: integer(0, steps),
+    window: list(record({ step: integer(0, Math.max(steps - 1, 0)), isNew: flag, calls: list(call) }), size),
     previousSignature: nullable(text),
   })(saved, path);
-  if (entries < window.length) savedError(`${path}.entries`, `an integer from ${window.length} to ${Number.MAX_SAFE_INTEGER}`, entries);
-  if (window.length < Math.min(entries, size)) savedError(`${path}.window`, `an array of ${Math.min(entries, size)} entries`, window);
+  if (entries < window.length) savedError(`${path}.entries`, `an integer from ${window.length} to ${steps}`, entries);
+  if (window.length !== Math.min(entries, size)) savedError(`${path}.window`, `an array of ${Math.min(entries, size)} entries`, window);
+  window.forEach((entry, position) => {
+    if (position > 0 && entry.step <= (window[position - 1]?.step ?? -1)) savedError(`${path}.window[${position}].step`, 'a step index above the one before', entry.step);
+    if (entry.calls.length === 0) savedError(`${path}.window[${position}].calls`, 'an array of at least 1 call', entry.calls);
+  });
   return { entries, window, newInWindow: window.filter((entry) => entry.isNew).length, previousSignature };
 }
 
@@ -214,14 +255,19 @@ export const stagnation: Detector<'stagnation', StagnationSettings, StagnationSt
     // A full window with at most this many new steps warns, above `maxNew`.
     const warnUpTo = warnBefore === false ? maxNew : maxNew + warnBefore;
     if (next.entries < size || next.newInWindow > warnUpTo) return { state: next, remember };
-    const evidence = evidenceOf(next, size, maxNew);
+    const { evidence, answerKey } = evidenceOf(next, size, maxNew);
     // Whichever repeats more says what kind of loop it is: a call (a cycle) or an answer (new arguments, same reply).
     const [call] = evidence.calls as [StopEvidence['stagnation']['calls'][number]];
     const [answer] = evidence.answers as [StopEvidence['stagnation']['answers'][number]];
-    const most =
-      call.count >= answer.count
-        ? `${call.tool}(${call.argsPreview}) was called ${call.count === 1 ? 'once' : `${call.count} times`}`
-        : `the same answer came back ${answer.count} times: "${answer.shapePreview}"`;
+    const callMost = call.count >= answer.count;
+    const times = (count: number): string => (count === 1 ? 'once' : `${count} times`);
+    const most = callMost
+      ? `${call.tool}(${call.argsPreview}) was called ${times(call.count)}`
+      : `the same answer came back ${answer.count} times: "${answer.shapePreview}"`;
+    // The model is told the kind of answer, never its words: they were written by a tool, or echo the model's own.
+    const mostForModel = callMost
+      ? `${toolLabel(call.tool)} was called ${times(call.count)}`
+      : `${kindOfAnswer(answerKey)} came back ${answer.count} times`;
     const share = `${next.newInWindow} of the last ${size} steps with tool calls`;
     if (next.newInWindow > maxNew) {
       return {
@@ -232,7 +278,7 @@ export const stagnation: Detector<'stagnation', StagnationSettings, StagnationSt
             code: 'LOOP_WARNING',
             reason: 'stagnation',
             detail: `Only ${share} brought an answer not seen before in this run; ${most}. ${maxNew} or fewer stop the run.`,
-            message: `Only ${share} brought you an answer you had not seen before; ${most}. Searching the same way is not finding anything new: change your approach, or answer with what you have.`,
+            message: `Only ${share} brought you an answer you had not seen before; ${mostForModel}. Searching the same way is not finding anything new: change your approach, or answer with what you have.`,
             evidence,
           },
         ],

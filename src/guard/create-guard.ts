@@ -1,3 +1,4 @@
+import { UnreadableNumbering } from '../canonical/form.js';
 import { createHashKey, type HashKey, keyedHash, type TextHash } from '../canonical/hash.js';
 import { toPlainJson } from '../canonical/plain-json.js';
 import { roundFigure } from '../detectors/budget.js';
@@ -85,7 +86,8 @@ function newRun(options: ResolvedOptions, saved?: unknown): Run {
     if (restored === undefined) return { detector, options: settings, state: detector.start(settings) };
     const path = `detectors.${detector.kind}`;
     if (!Object.hasOwn(restored.detectors, detector.kind)) savedError(path, "an enabled detector's saved state", undefined);
-    return { detector, options: settings, state: detector.restore(restored.detectors[detector.kind], settings, path) };
+    const run = { steps: restored.steps, toolCalls: restored.toolCalls };
+    return { detector, options: settings, state: detector.restore(restored.detectors[detector.kind], settings, path, run) };
   });
   const hashKey = restored?.hashKey ?? createHashKey();
   return {
@@ -170,10 +172,11 @@ function judgeCalls(
   calls: readonly GuardToolCall[],
   index: number,
   states: readonly unknown[] = run.slots.map((slot) => slot.state),
+  unreadable?: UnreadableNumbering,
 ): { verdict: CallVerdict; states: unknown[] } {
   // Name and arguments only: whatever else a caller passed says nothing before the call runs.
   const asked = { toolCalls: calls.map((call) => ({ name: safeRead(call, 'name'), args: safeRead(call, 'args') })) };
-  const read = readStep(asked, run.hash, index, tools);
+  const read = readStep(asked, run.hash, index, tools, unreadable);
   const facts = new Facts(read, index, run.totals, contextOf(run, now), true);
   const after = [...states];
   let verdict: CallVerdict = { block: false };
@@ -182,7 +185,8 @@ function judgeCalls(
     const judgement = slot.detector.check(states[position], facts, slot.options);
     after[position] = judgement.state;
     if (verdict.block || judgement.stop === undefined) return;
-    const { code, detail, evidence, message = detail } = judgement.stop;
+    // The message goes to the model; a detector that wrote none gets one that quotes nothing a tool or model wrote.
+    const { code, detail, evidence, message = 'Not run: this call would carry on a loop. Try a different approach, or answer with what you have.' } = judgement.stop;
     verdict = { block: true, reason: slot.detector.kind, code, detail: printable(detail), message, evidence } as CallVerdict;
   });
   return { verdict, states: after };
@@ -285,10 +289,12 @@ class LoopGuard implements Guard {
     // The states after the calls allowed so far: each call is judged from them alone, so a call costs the same however
     // many came before it. A refused call does not move them.
     let states: readonly unknown[] = judged.run.slots.map((slot) => slot.state);
+    // The calls are compared with each other through these states, so their unreadable values are numbered as one.
+    const unreadable = new UnreadableNumbering(`${String(index)}.`);
     return {
       judge: (call) => {
         if (!isRecord(call)) argumentError('screen().judge takes a tool call, an object such as { name, args }', call);
-        const judgement = judgeCalls(judged, [call], index, states);
+        const judgement = judgeCalls(judged, [call], index, states, unreadable);
         if (!judgement.verdict.block) states = judgement.states;
         return judgement.verdict;
       },

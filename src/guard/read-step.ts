@@ -1,4 +1,4 @@
-import { STEP_CHARACTERS, STEP_VALUES } from '../canonical/form.js';
+import { DEFAULT_LIMITS, STEP_CHARACTERS, STEP_VALUES, UNREADABLE_PREFIX, UnreadableNumbering } from '../canonical/form.js';
 import type { TextHash } from '../canonical/hash.js';
 import { StepReader } from '../canonical/step-reader.js';
 import { readResultFields, volatileBlanked } from '../detectors/answers.js';
@@ -122,11 +122,13 @@ function readCall(
   const argsForm = reader.form(args);
   // Under the `tools` option a call may be compared by a key of its arguments; evidence still shows the arguments.
   const identity = identityOf(rule, args, safeRead);
-  let signature = reader.stringKey(name) + (identity.keyed ? `\u0000k${reader.formKey(reader.form(identity.value))}` : reader.formKey(argsForm));
+  // The name counts against the step's budget like any string: a name shared by many calls costs each of them.
+  const nameKey = reader.stringKey(name);
+  let signature = (nameKey ?? '') + (identity.keyed ? `\u0000k${reader.formKey(reader.form(identity.value))}` : reader.formKey(argsForm));
   // Results and errors are compared with long strings hashed raw; their forms double as the text detectors read.
   const resultForm = result === undefined ? undefined : reader.rawForm(result);
   const errorForm = failed ? reader.rawForm(error) : undefined;
-  const cut = reader.budgetSpent && reader.truncated > cutBefore;
+  const cut = nameKey === undefined || (reader.budgetSpent && reader.truncated > cutBefore);
   let resultText: string | undefined;
   let errorText: string | undefined;
   let errorIsText = false;
@@ -150,8 +152,11 @@ function readCall(
   let answer = '';
   if (cut) answer = `#${resultKey}\u0000${errorKey}`;
   else if (resultText !== undefined || errorText !== undefined) {
-    const resultPart = resultText === undefined ? '' : `r${reader.formKey(volatileBlanked(resultText))}`;
-    answer = errorText === undefined ? resultPart : `${String(resultPart.length)}:${resultPart}e${reader.formKey(volatileBlanked(errorText))}`;
+    // An answer holding an unreadable value is compared as it is: blanking its digits would make its placeholder equal
+    // every other one, and it must equal nothing.
+    const blanked = (text: string, isForm: boolean): string => (isForm && text.includes(UNREADABLE_PREFIX) ? text : volatileBlanked(text));
+    const resultPart = resultText === undefined ? '' : `r${reader.formKey(blanked(resultText, typeof result !== 'string'))}`;
+    answer = errorText === undefined ? resultPart : `${String(resultPart.length)}:${resultPart}e${reader.formKey(blanked(errorText, !errorIsText))}`;
   }
   const outcome = answer === '' ? signature : `${signature}\u0000${answer}`;
 
@@ -217,8 +222,17 @@ export function addUsage(totals: UsageTotals, usage: GuardUsage): void {
  * @param hash - the run's keyed hash for its comparisons
  * @param index - the step's index in the run: a call read only in part is marked with it, so it matches no other
  * @param tools - the `tools` option: what makes two calls of a tool the same, or that its calls are exempt
+ * @param unreadable - numbers the placeholders of unreadable values under the step's index (`[Unreadable:<index>.<n>]`),
+ *   so none equals one an earlier step wrote, in this process or in the one a snapshot came from; pass one numbering
+ *   to reads at the same index whose facts are compared with each other
  */
-export function readStep(raw: unknown, hash: TextHash, index: number, tools: ToolRules = NO_TOOLS): ReadStep {
+export function readStep(
+  raw: unknown,
+  hash: TextHash,
+  index: number,
+  tools: ToolRules = NO_TOOLS,
+  unreadable: UnreadableNumbering = new UnreadableNumbering(`${String(index)}.`),
+): ReadStep {
   const step: Mutable<GuardStep> = {};
   const calls: CallFacts[] = [];
   const blockedCalls: GuardToolCall[] = [];
@@ -226,7 +240,7 @@ export function readStep(raw: unknown, hash: TextHash, index: number, tools: Too
 
   const rawCalls = readArray(safeRead(raw, 'toolCalls'));
   if (rawCalls !== undefined) {
-    const reader = new StepReader(hash);
+    const reader = new StepReader(hash, DEFAULT_LIMITS, unreadable);
     const toolCalls: GuardToolCall[] = [];
     let cutCalls = 0;
     for (const item of rawCalls.items) {

@@ -1,7 +1,9 @@
 import { isHashKey, keyedHash, type HashKey } from '../canonical/hash.js';
 import type { RunTotals } from '../detectors/detector.js';
 import type { GuardStep, Verdict } from '../types.js';
-import { amount, finite, flag, integer, list, record, savedArray, savedError, savedObject, text } from '../utils/validate.js';
+import { roundFigure } from '../detectors/budget.js';
+import { MAX_ARRAY_ITEMS } from '../utils/read.js';
+import { amount, type Check, finite, flag, integer, list, record, savedArray, savedError, savedJson, savedObject, text } from '../utils/validate.js';
 import { differingOption, optionsFingerprint, type ResolvedOptions } from './options.js';
 import { readStep } from './read-step.js';
 import { RunMemory } from './run-memory.js';
@@ -45,11 +47,22 @@ function readVerdict(value: unknown): Verdict | null {
   return value as Verdict;
 }
 
+/**
+ * A running total as the guard keeps it: at least 0, and rounded as `roundFigure` rounds (a whole number below 2^53,
+ * else 15 significant digits), so no total holds more digits than a finite double has and every later sum costs the
+ * same.
+ */
+const total: Check<number> = (value, path) => {
+  const figure = amount(value, path);
+  if (roundFigure(figure) !== figure) savedError(path, 'a total as the guard rounds it (at most 15 significant digits)', value);
+  return figure;
+};
+
 /** The run-level fields of a snapshot, each checked; the history and each detector's state are checked apart. */
 const RUN_FIELDS = record({
   toolCalls: integer(),
   blockedBefore: flag,
-  totals: record({ inputTokens: amount, outputTokens: amount, totalTokens: amount, costUsd: amount, durationMs: amount }),
+  totals: record({ inputTokens: total, outputTokens: total, totalTokens: total, costUsd: total, durationMs: total }),
   startedAt: finite,
   clock: (value: unknown, path: string) => (value === 'Date.now' || value === 'custom' ? value : savedError(path, '"Date.now" or "custom"', value)),
   elapsedMs: amount,
@@ -65,7 +78,8 @@ const RUN_FIELDS = record({
  * @throws TypeError naming the field that does not fit, or the option whose value differs
  */
 export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnapshot {
-  const snapshot = savedObject(value, 'snapshot');
+  // A plain copy first: every later check reads data, never a getter, and what it checks cannot change under it.
+  const snapshot = savedObject(savedJson(value, ''), 'snapshot');
   if (snapshot.version !== SNAPSHOT_VERSION) {
     savedError('version', `${SNAPSHOT_VERSION} (the snapshot format this version of agent-loopguard reads)`, snapshot.version);
   }
@@ -82,6 +96,8 @@ export function readSnapshot(value: unknown, options: ResolvedOptions): ReadSnap
   const stops = integer(0, steps)(snapshot.stops, 'stops');
   const lastVerdict = readVerdict(snapshot.lastVerdict);
   const { toolCalls, blockedBefore, totals, startedAt, clock, elapsedMs, memory, warnedFields, detectors } = RUN_FIELDS(snapshot, '');
+  // A step's calls are read up to MAX_ARRAY_ITEMS of them.
+  if (toolCalls > steps * MAX_ARRAY_ITEMS) savedError('toolCalls', `an integer from 0 to ${steps * MAX_ARRAY_ITEMS} (${MAX_ARRAY_ITEMS} calls a step)`, toolCalls);
   const hash = keyedHash(hashKey);
   return {
     steps,

@@ -56,3 +56,25 @@ export function printable(text: string): string {
   const kept = text.length > PRINTABLE_LENGTH ? preview(text, PRINTABLE_LENGTH) : text;
   return kept.replace(UNPRINTABLE, (character) => SHORT_ESCAPES[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** A tool name a message for the model may show: a plain identifier, short enough that it cannot carry a sentence. */
+const PLAIN_TOOL_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/**
+ * A tool as a message for the model names it: its name when that is a plain identifier, else "a tool". A tool's name
+ * is chosen by the model (or by whoever wrote the tool), and the message reaches the model as the user's words.
+ * @param name - the tool's name, as given
+ */
+export function toolLabel(name: string): string {
+  return PLAIN_TOOL_NAME.test(name) ? name : 'a tool';
+}
+
+/**
+ * The tools of some calls as a message for the model lists them: the first three distinct labels (see
+ * {@link toolLabel}), then "and others", so the list is short whatever the calls.
+ */
+export function toolList(names: readonly string[]): string {
+  const labels = [...new Set(names.map(toolLabel))];
+  const shown = labels.slice(0, 3).join(', ');
+  return labels.length > 3 ? `${shown} and others` : shown;
+}

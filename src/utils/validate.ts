@@ -106,7 +106,12 @@ export function ratioOption(path: string, value: unknown): number {
 
 /** Why a value read from a snapshot does not fit: the one kind of error a refused snapshot raises. */
 export function savedError(path: string, expected: string, value: unknown): never {
-  throw new TypeError(`agent-loopguard: snapshot field "${path}" must be ${expected}, got ${describeValue(value)}.`);
+  refusedField(path, expected, describeValue(value));
+}
+
+/** The error of {@link savedError}, for a field described rather than shown: one that could not be read as a value. */
+function refusedField(path: string, expected: string, got: string): never {
+  throw new TypeError(`agent-loopguard: snapshot field "${path}" must be ${expected}, got ${got}.`);
 }
 
 /**
@@ -186,3 +191,95 @@ export const nothing: Check<null> = (value, path) => {
   if (value !== null) savedError(path, 'null (the detector keeps no state)', value);
   return null;
 };
+
+/** Deepest nesting a snapshot may hold: a history step's values are copied 64 levels deep, a few levels down. */
+export const MAX_SAVED_DEPTH = 100;
+
+/** The value of an own data property, read through its descriptor so that no getter or proxy trap runs code of its own. */
+function ownData(target: object, key: string, path: string): unknown {
+  let descriptor: PropertyDescriptor | undefined;
+  try {
+    descriptor = Object.getOwnPropertyDescriptor(target, key);
+  } catch {
+    refusedField(path, 'a readable data property', 'a property whose reading threw');
+  }
+  if (descriptor === undefined) return undefined;
+  if (!('value' in descriptor)) refusedField(path, 'a data property', 'a getter or setter');
+  return descriptor.value;
+}
+
+/**
+ * A copy of a value read back from a snapshot as plain JSON data: objects (of `Object`'s prototype or none) and
+ * arrays, strings, finite numbers, booleans and `null`. Own data properties are read through their descriptors, so
+ * no getter is ever called; an object's properties that are `undefined` are left out, as JSON leaves them out.
+ * Anything else (a getter, a bigint, a cycle, `NaN`, a `Date`, a proxy whose traps throw, nesting deeper than
+ * {@link MAX_SAVED_DEPTH}) is refused with a `TypeError` naming its field.
+ * @param path - the field's path, `''` for the snapshot itself
+ */
+export function savedJson(value: unknown, path: string, ancestors: object[] = []): unknown {
+  const here = path === '' ? 'snapshot' : path;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) savedError(here, 'a finite number (a snapshot is JSON)', value);
+      return value;
+    case 'object':
+      break;
+    default:
+      savedError(here, 'JSON data (a string, number, boolean, null, array or object)', value);
+  }
+  if (value === null) return null;
+  if (ancestors.includes(value)) savedError(here, 'JSON data without cycles', value);
+  if (ancestors.length >= MAX_SAVED_DEPTH) savedError(here, `JSON data at most ${MAX_SAVED_DEPTH} levels deep`, value);
+  let isArray = false;
+  let prototype: unknown;
+  try {
+    isArray = Array.isArray(value);
+    prototype = Object.getPrototypeOf(value);
+  } catch {
+    refusedField(here, 'JSON data', 'a value whose reading threw');
+  }
+  ancestors.push(value);
+  try {
+    if (isArray) {
+      const length = ownData(value, 'length', `${here}.length`) as number;
+      const copy: unknown[] = [];
+      for (let index = 0; index < length; index++) {
+        const itemPath = `${path}[${index}]`;
+        const item = ownData(value, String(index), itemPath);
+        copy.push(savedJson(item, itemPath, ancestors));
+      }
+      return copy;
+    }
+    if (prototype !== null && Object.getPrototypeOf(prototype) !== null) savedError(here, 'a plain object or array (a snapshot is JSON)', value);
+    const copy: Record<string, unknown> = {};
+    let keys: string[] = [];
+    try {
+      keys = Object.keys(value);
+    } catch {
+      savedError(here, 'an object whose keys can be listed', value);
+    }
+    for (const key of keys) {
+      const keyPath = path === '' ? key : `${path}.${key}`;
+      const item = ownData(value, key, keyPath);
+      // Defined, not assigned: a key `__proto__` stays a property, as JSON.parse makes it.
+      if (item !== undefined) Object.defineProperty(copy, key, { value: savedJson(item, keyPath, ancestors), enumerable: true, writable: true, configurable: true });
+    }
+    return copy;
+  } finally {
+    ancestors.pop();
+  }
+}
+
+/** Step indexes of a run that has taken `steps` steps: integers below it, each above the one before. */
+export function stepIndexList(steps: number, maxItems?: number): Check<number[]> {
+  return (value, path) => {
+    const indexes = list(integer(0, Math.max(steps - 1, 0)), maxItems)(value, path);
+    indexes.forEach((index, position) => {
+      if (position > 0 && index <= (indexes[position - 1] ?? -1)) savedError(`${path}[${position}]`, 'a step index above the one before', index);
+    });
+    return indexes;
+  };
+}

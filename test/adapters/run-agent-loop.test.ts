@@ -191,7 +191,7 @@ describe('runAgentLoop steering', () => {
     });
     expect(contexts[0]).toEqual({ previous: undefined, nudge: undefined, refused: false });
     expect(contexts[1]).toMatchObject({ previous: { stop: false }, nudge: undefined, refused: false });
-    expect(contexts[2]?.nudge).toContain('You have called search({"q":"x"}) 2 times in a row');
+    expect(contexts[2]?.nudge).toContain('You have called search 2 times in a row');
     expect(contexts[2]?.refused).toBe(true);
     expect(result.verdict).toMatchObject({ stop: true });
   });

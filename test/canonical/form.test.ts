@@ -331,17 +331,39 @@ describe('StepReader: forms and comparison keys under the run key', () => {
     expect(reader.formKey(reader.rawForm(hashed))).not.toBe(hashed);
   });
 
-  it('keys strings for names and texts: quoted up to 256 code units, a keyed token beyond, costing no budget', () => {
-    const reader = new StepReader(HASH, SMALL);
+  it('keys strings for names and texts: quoted up to 256 code units, a keyed token beyond', () => {
+    const reader = new StepReader(HASH, ROOMY);
     expect(reader.stringKey('search')).toBe('"search"');
     expect(reader.stringKey('say "hi"')).toBe('"say \\"hi\\""');
     const longest = 'n'.repeat(256);
     expect(reader.stringKey(longest)).toBe(`"${longest}"`);
     expect(reader.stringKey(`${longest}n`)).toBe(token(`${longest}n`));
-    expect(reader.stringKey('N'.repeat(2 ** 22))).toMatch(/^#s4194304:[0-9a-f]{28}$/);
-    // The whole step budget is still there: 25 values, 10 a read.
-    expect([reader.form(zeros(9)), reader.form(zeros(9))]).toEqual([`[${zeros(9).join(',')}]`, `[${zeros(9).join(',')}]`]);
+    expect(new StepReader(HASH).stringKey('N'.repeat(2 ** 22))).toMatch(/^#s4194304:[0-9a-f]{28}$/);
+  });
+
+  it("charges a name's whole length to the step's characters, and keys none past them", () => {
+    const reader = new StepReader(HASH, SMALL);
+    // 250 characters a step: 200 and 50 fit exactly, and then not one more.
+    expect(reader.stringKey('a'.repeat(200))).toBe(`"${'a'.repeat(200)}"`);
     expect([reader.truncated, reader.budgetSpent]).toEqual([0, false]);
+    expect(reader.stringKey('b'.repeat(50))).toBe(`"${'b'.repeat(50)}"`);
+    expect([reader.truncated, reader.budgetSpent]).toEqual([0, false]);
+    expect(reader.stringKey('c')).toBeUndefined();
+    expect([reader.truncated, reader.budgetSpent]).toEqual([1, true]);
+    // Values are still there: a read of no text is whole.
+    expect(reader.form([0, 0])).toBe('[0,0]');
+    expect(reader.form(['d'])).toBe('[[Truncated]');
+  });
+
+  it("charges a long string's whole length to the step, and a long string's cap to the read", () => {
+    const limits: ReadLimits = { ...ROOMY, maxCharacters: LONG_STRING_LENGTH + 10, stepCharacters: LONG_STRING_LENGTH * 3 };
+    const reader = new StepReader(HASH, limits);
+    const long = 'L'.repeat(LONG_STRING_LENGTH * 2);
+    // Twice the token length: the read counts it as LONG_STRING_LENGTH, the step as its whole length.
+    expect(reader.form(long)).toBe(`#s${long.length}:${HASH(long)}`);
+    expect([reader.truncated, reader.budgetSpent]).toEqual([0, false]);
+    expect(reader.form(long)).toBe(TRUNCATED_MARKER);
+    expect([reader.truncated, reader.budgetSpent]).toEqual([1, true]);
   });
 
   it('compares the same way in two readers with the same key, and differently with another key', () => {

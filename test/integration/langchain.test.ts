@@ -108,7 +108,7 @@ describe('loopGuardMiddleware in createAgent', () => {
     // The warning after the second search was in the third model call's prompt, as a user message.
     const prompts = model.calls.map((call) => promptText(call.messages));
     expect(prompts[1]).not.toContain(WARNING);
-    expect(prompts[2]).toContain('human: "You have called search({\\"query\\":\\"agent loops\\"}) 2 times in a row');
+    expect(prompts[2]).toContain('human: "You have called search 2 times in a row');
     expect(observed.warnings).toHaveLength(1);
     expect(observed.warnings[0]?.[0]).toMatchObject({ code: 'LOOP_WARNING', reason: 'repeated-tool-call' });
     // The model read why its call was refused, as the refused call's result (a tool message with status error).

@@ -95,7 +95,7 @@ describe('toMastraOptions in agent.generate()', () => {
     // The warning after the second search was in the third model call's prompt (Mastra adds feedback as the
     // assistant's text), and the model read the refusal as the refused call's output.
     expect(prompts[1]).not.toContain(WARNING);
-    expect(prompts[2]).toContain('You have called search({\\"query\\":\\"agent loops\\"}) 2 times in a row');
+    expect(prompts[2]).toContain('You have called search 2 times in a row');
     expect(observed.warnings).toHaveLength(1);
     expect(observed.warnings[0]?.[0]).toMatchObject({ code: 'LOOP_WARNING', reason: 'repeated-tool-call' });
     expect(prompts[3]).toContain(REFUSAL);

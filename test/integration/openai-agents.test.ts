@@ -104,7 +104,7 @@ describe('loopGuardForAgents in run()', () => {
     // The warning after the second search was in the input of the third model call, and only there.
     const inputs = model.inputs();
     expect(inputs[1]).not.toContain(WARNING);
-    expect(inputs[2]).toContain('You have called search({\\"query\\":\\"agent loops\\"}) 2 times in a row');
+    expect(inputs[2]).toContain('You have called search 2 times in a row');
     expect(inputs[3]).not.toContain(WARNING);
     expect(observed.warnings[0]?.[0]).toMatchObject({ code: 'LOOP_WARNING', reason: 'repeated-tool-call' });
     // The model read why its call was refused, as the refused call's result.
