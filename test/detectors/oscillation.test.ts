@@ -184,7 +184,7 @@ describe('oscillation warnings', () => {
           reason: 'oscillation',
           detail: 'The last 4 tool calls cycle through the same 2 calls 2 times in a row: a({"id":1}) → b({"id":1}); 3 cycles stop the run.',
           message:
-            'You have gone through the same 2 calls 2 times in a row: a({"id":1}) → b({"id":1}). Going round again will not get you anywhere new: try a different approach, or answer with what you have.',
+            'You have gone through the same 2 calls (to a, b) 2 times in a row. Going round again will not get you anywhere new: try a different approach, or answer with what you have.',
           evidence: { period: 2, repeats: 2, threshold: 3, cycle: ['a({"id":1})', 'b({"id":1})'] },
         },
       ],

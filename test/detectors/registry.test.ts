@@ -64,7 +64,7 @@ describe('a detector added to the registry, and to nothing else', () => {
   it('judges calls before they run when it says it can', () => {
     const guard = guardWith({ testDetector: { limit: 2 } });
     guard.check(tool('a'));
-    expect(guard.judgeCall({ name: 'b' })).toEqual({ block: true, reason: KIND, code: 'TEST_STOP', detail: '2 calls ran.', message: '2 calls ran.', evidence: { count: 2, limit: 2 } });
+    expect(guard.judgeCall({ name: 'b' })).toEqual({ block: true, reason: KIND, code: 'TEST_STOP', detail: '2 calls ran.', message: 'Not run: this call would carry on a loop. Try a different approach, or answer with what you have.', evidence: { count: 2, limit: 2 } });
     expect(guard.summary().detectors[KIND]).toEqual({ count: 1, limit: 2, steps: 1 });
   });
 
@@ -105,7 +105,7 @@ describe('a detector added to the registry, and to nothing else', () => {
     try {
       const restored = guardWith({ testDetector: { limit: 3 } }, snapshot);
       expect(restore).toHaveBeenCalledTimes(1);
-      expect(restore).toHaveBeenCalledWith({ count: 2 }, { limit: 3 }, `detectors.${KIND}`);
+      expect(restore).toHaveBeenCalledWith({ count: 2 }, { limit: 3 }, `detectors.${KIND}`, { steps: 2, toolCalls: 2 });
       expect(restored.summary().detectors[KIND]).toEqual({ count: 2, limit: 3, steps: 2 });
       expect(restored.check(tool('c'))).toMatchObject({ stop: true, reason: KIND, evidence: { count: 3 } });
     } finally {

@@ -288,7 +288,7 @@ describe('repeatedToolCall warnings', () => {
           reason: 'repeated-tool-call',
           detail: 'The model called "search" 2 times in a row with the same arguments; 3 in a row stop the run.',
           message:
-            'You have called search({"id":"x"}) 2 times in a row with the same arguments and got the same result each time. Calling it again will not tell you anything new: use what it returned, change the arguments, or try a different tool.',
+            'You have called search 2 times in a row with the same arguments and got the same result each time. Calling it again will not tell you anything new: use what it returned, change the arguments, or try a different tool.',
           evidence: { tool: 'search', argsPreview: '{"id":"x"}', count: 2, threshold: 3, stepIndexes: [0, 1], identicalResults: true },
         },
       ],

@@ -348,7 +348,7 @@ describe('stagnation warnings', () => {
           detail:
             'Only 2 of the last 4 steps with tool calls brought an answer not seen before in this run; the same answer came back 3 times: "Nothing found". 1 or fewer stop the run.',
           message:
-            'Only 2 of the last 4 steps with tool calls brought you an answer you had not seen before; the same answer came back 3 times: "Nothing found". Searching the same way is not finding anything new: change your approach, or answer with what you have.',
+            'Only 2 of the last 4 steps with tool calls brought you an answer you had not seen before; the same failure came back 3 times. Searching the same way is not finding anything new: change your approach, or answer with what you have.',
           evidence: {
             window: 4,
             maxNew: 1,

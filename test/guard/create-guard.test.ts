@@ -280,7 +280,7 @@ describe('judgeCall', () => {
       code: 'REPEATED_TOOL_CALL',
       detail: 'The model called "search" 3 times in a row with the same arguments: search({"q":"x"}).',
       message:
-        'Not run: this would be call number 3 in a row to search({"q":"x"}) with the same arguments, and the calls before it got the same answer each time. Use what the earlier calls returned, change the arguments, or try a different tool.',
+        'Not run: this would be call number 3 in a row to search with the same arguments, and the calls before it got the same answer each time. Use what the earlier calls returned, change the arguments, or try a different tool.',
       evidence: { tool: 'search', argsPreview: '{"q":"x"}', count: 3, threshold: 3, stepIndexes: [0, 1, 2], identicalResults: true },
     });
     expect(guard.judgeCall(call('search', { q: 'y' }))).toEqual({ block: false });
@@ -296,7 +296,7 @@ describe('judgeCall', () => {
       block: true,
       reason: 'oscillation',
       code: 'OSCILLATION',
-      message: 'Not run: with this call you would have gone through the same 2 calls 2 times in a row: a({"id":1}) → b({"id":1}). Try a different approach, or answer with what you have.',
+      message: 'Not run: with this call you would have gone through the same 2 calls (to a, b) 2 times in a row. Try a different approach, or answer with what you have.',
       evidence: { period: 2, repeats: 2, threshold: 2 },
     });
     expect(guard.judgeCall(call('c', { id: 1 }))).toEqual({ block: false });

@@ -761,6 +761,20 @@ function noProgressFinding(threshold: number, steps: readonly RecordedStep[]): F
 
 // Loop warnings: the README's "warnBefore" repetitions before a stop, each with a message for the model.
 
+/**
+ * A tool as the docs say a message for the model may name it: by its name when that is a plain identifier of at most
+ * 64 characters (letters, digits, `_`, `.`, `:`, `-`), else as "a tool".
+ */
+function toolLabel(name: string): string {
+  return /^[A-Za-z0-9_.:-]{1,64}$/.test(name) ? name : 'a tool';
+}
+
+/** At most three distinct tool labels, then "and others". */
+function toolList(names: readonly string[]): string {
+  const labels = [...new Set(names.map(toolLabel))];
+  return labels.length > 3 ? `${labels.slice(0, 3).join(', ')} and others` : labels.join(', ');
+}
+
 function loopWarning(reason: LoopReason, detail: string, message: string, evidence: unknown): GuardWarning {
   return { code: 'LOOP_WARNING', reason, detail, message, evidence } as GuardWarning;
 }
@@ -782,7 +796,7 @@ function repeatedToolCallWarning(
   return loopWarning(
     'repeated-tool-call',
     `The model called "${first.name}" ${String(count)} times in a row with the same arguments; ${String(threshold)} in a row stop the run.`,
-    `You have called ${first.name}(${first.argsPreview}) ${String(count)} times in a row with the same arguments${identicalResults ? ' and got the same result each time' : ''}. ` +
+    `You have called ${toolLabel(first.name)} ${String(count)} times in a row with the same arguments${identicalResults ? ' and got the same result each time' : ''}. ` +
       'Calling it again will not tell you anything new: use what it returned, change the arguments, or try a different tool.',
     { tool: first.name, argsPreview: first.argsPreview, count, threshold, stepIndexes, identicalResults },
   );
@@ -801,11 +815,11 @@ function oscillationWarning(
   if (period === undefined) return undefined;
   const labels = calls.slice(end + 1 - period).map((entry) => `${entry.name}(${entry.argsPreview})`);
   const seen = fullCycles(calls, end, period, options.requireIdenticalResults);
-  const tail = `the same ${String(period)} calls ${String(seen)} times in a row: ${labels.join(' → ')}`;
+  const names = calls.slice(end + 1 - period).map((entry) => entry.name);
   return loopWarning(
     'oscillation',
-    `The last ${String(seen * period)} tool calls cycle through ${tail}; ${String(options.repeats)} cycles stop the run.`,
-    `You have gone through ${tail}. Going round again will not get you anywhere new: try a different approach, or answer with what you have.`,
+    `The last ${String(seen * period)} tool calls cycle through the same ${String(period)} calls ${String(seen)} times in a row: ${labels.join(' → ')}; ${String(options.repeats)} cycles stop the run.`,
+    `You have gone through the same ${String(period)} calls (to ${toolList(names)}) ${String(seen)} times in a row. Going round again will not get you anywhere new: try a different approach, or answer with what you have.`,
     { period, repeats: seen, threshold: options.repeats, cycle: labels },
   );
 }
@@ -1051,13 +1065,21 @@ function stagnationJudgement(
     argsPreview: item.call.argsPreview,
     count,
   }));
-  const topAnswers = topThree(calls, (entry) => entry.key).map(({ item, count }) => ({ shapePreview: preview(item.shape), count }));
+  const answerTop = topThree(calls, (entry) => entry.key);
+  const topAnswers = answerTop.map(({ item, count }) => ({ shapePreview: preview(item.shape), count }));
   const [call] = topCalls as [(typeof topCalls)[number]];
   const [answer] = topAnswers as [(typeof topAnswers)[number]];
   const most =
     call.count >= answer.count
       ? `${call.tool}(${call.argsPreview}) was called ${call.count === 1 ? 'once' : `${String(call.count)} times`}`
       : `the same answer came back ${String(answer.count)} times: "${answer.shapePreview}"`;
+  // The model hears of a tool by a plain name and of an answer by its kind, never by words a tool wrote.
+  const answerKey = answerTop[0]?.item.key ?? '';
+  const kind = answerKey.startsWith('empty ') ? 'the same empty result' : /^(?:text|data) failure /.test(answerKey) ? 'the same failure' : 'the same error';
+  const mostForModel =
+    call.count >= answer.count
+      ? `${toolLabel(call.tool)} was called ${call.count === 1 ? 'once' : `${String(call.count)} times`}`
+      : `${kind} came back ${String(answer.count)} times`;
   const evidence = {
     window: options.window,
     maxNew: options.maxNew,
@@ -1074,7 +1096,7 @@ function stagnationJudgement(
       warning: loopWarning(
         'stagnation',
         `Only ${share} brought an answer not seen before in this run; ${most}. ${String(options.maxNew)} or fewer stop the run.`,
-        `Only ${share} brought you an answer you had not seen before; ${most}. Searching the same way is not finding anything new: change your approach, or answer with what you have.`,
+        `Only ${share} brought you an answer you had not seen before; ${mostForModel}. Searching the same way is not finding anything new: change your approach, or answer with what you have.`,
         evidence,
       ),
     };
