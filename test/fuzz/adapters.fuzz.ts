@@ -125,11 +125,18 @@ describe('toStopWhen', () => {
 
 /**
  * Steps for the loop helpers. Both await what they are given, and awaiting reads `then`: a value whose `then` throws
- * is a rejected promise by the language's rules, so hostile values go inside the steps, not in their place.
+ * is a rejected promise by the language's rules, so hostile values go inside the steps, not in their place. A step
+ * that is not an object at all is the caller's mistake, refused with a `TypeError` (tested in test/adapters), so any
+ * value stands in a step's fields here.
  */
 const loopStep = fc.oneof(
   { weight: 6, arbitrary: stepRecord },
-  { weight: 1, arbitrary: fc.oneof(fc.jsonValue({ maxDepth: 2 }), richValue).map((value) => new Lazy(fc.stringify(value), () => value)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .oneof(fc.jsonValue({ maxDepth: 2 }), richValue)
+      .map((value) => new Lazy(fc.stringify(value), () => ({ toolCalls: value, text: value, finishReason: value, usage: value }))),
+  },
 );
 
 describe('runAgentLoop and withGuard', () => {

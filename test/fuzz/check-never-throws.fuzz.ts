@@ -21,15 +21,36 @@ function expectUsableOutcome(verdict: Verdict, guard: ReturnType<typeof createGu
   expect(Object.isFrozen(guard.history)).toBe(true);
 }
 
-describe('check() never throws and always answers in plain JSON', () => {
+/** Whether `check` takes the value as a step: an object that is not an array (a revoked proxy cannot tell). */
+function isStep(value: unknown): boolean {
+  try {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks a value: a step never throws and gives a usable verdict; anything else is the caller's mistake, a
+ * `TypeError` that records nothing. Returns how many steps the guard holds after it.
+ */
+function checkOne(guard: ReturnType<typeof createGuard>, value: unknown, steps: number): number {
+  if (!isStep(value)) {
+    expect(() => guard.check(value as GuardStep)).toThrow(TypeError);
+    expect(guard.summary().steps).toBe(steps);
+    return steps;
+  }
+  expectUsableOutcome(guard.check(value as GuardStep), guard, steps + 1);
+  return steps + 1;
+}
+
+describe('check() never throws on a step and always answers in plain JSON; a non-step is a TypeError', () => {
   it('on sequences of arbitrary steps and non-steps, under arbitrary valid options', () => {
     fc.assert(
       fc.property(guardOptions, fc.array(anyStep, { minLength: 1, maxLength: 12 }), (options, steps) => {
         const guard = createGuard({ ...options, now: () => 0 });
-        steps.forEach((step, index) => {
-          const verdict = guard.check(step.build() as GuardStep);
-          expectUsableOutcome(verdict, guard, index + 1);
-        });
+        let held = 0;
+        for (const step of steps) held = checkOne(guard, step.build(), held);
       }),
       fuzzParameters(600),
     );
@@ -50,10 +71,8 @@ describe('check() never throws and always answers in plain JSON', () => {
         fc.array(fc.tuple(hostileValue, fc.nat({ max: places.length - 1 })), { minLength: 1, maxLength: 6 }),
         (options, picks) => {
           const guard = createGuard({ ...options, now: () => 0 });
-          picks.forEach(([value, place], index) => {
-            const step = places[place]?.(value.build());
-            expectUsableOutcome(guard.check(step as GuardStep), guard, index + 1);
-          });
+          let held = 0;
+          for (const [value, place] of picks) held = checkOne(guard, places[place]?.(value.build()), held);
         },
       ),
       fuzzParameters(600),
@@ -70,11 +89,17 @@ describe('check() never throws and always answers in plain JSON', () => {
         { toolCalls: [{ name: 'search', args: make(), result: make(), error: make() }] },
         { text: make(), finishReason: make(), usage: make(), durationMs: make(), timestamp: make() },
       ];
-      steps.forEach((step, index) => {
+      let held = 0;
+      for (const step of steps) {
+        if (!isStep(step)) {
+          expect(() => guard.check(step as GuardStep), name).toThrow(TypeError);
+          continue;
+        }
         let verdict: Verdict | undefined;
         expect(() => (verdict = guard.check(step as GuardStep)), name).not.toThrow();
-        if (verdict !== undefined) expectUsableOutcome(verdict, guard, index + 1);
-      });
+        held++;
+        if (verdict !== undefined) expectUsableOutcome(verdict, guard, held);
+      }
     }
   });
 });
