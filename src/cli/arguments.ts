@@ -7,8 +7,9 @@ export const USAGE = `Usage: agent-loopguard replay [--config guard.json] [--jso
 Replays recorded agent runs through a fresh guard each, step by step, and reports where the guard would have stopped
 them.
 
-FILE        .jsonl or .jsonl.gz: one run a line, {"id", "outcome"?, "steps": [step, ...]}; at most 64 MiB a line
-            .json or .json.gz: an array of steps (one run), an array of runs, or one run; at most 64 MiB
+FILE        .jsonl or .jsonl.gz: one run a line, {"id", "outcome"?, "steps": [step, ...]}
+            .json or .json.gz: an array of steps (one run), an array of runs, or one run
+            a line or document: at most 64 MiB and 4,000,000 JSON values; a run: at most 100,000 steps
 Options:
   -c, --config FILE          JSON file of guard options (every option but functions)
       --json                 print one JSON report instead of text
