@@ -102,9 +102,14 @@ describe('toClaudeHooks', () => {
     expect(await hook(hooks, 'PostToolUseFailure')(hostile)).toEqual({});
     expect(await hook(hooks, 'PostToolBatch')(hostile)).toEqual({});
     expect(await hook(hooks, 'PostToolBatch')({ session_id: 'x', tool_calls: [null, hostile, { tool_name: 7 }] as never })).toEqual({});
-    // Calls without a name are left out by the guard; a session without an id still gets a guard of its own.
+    // Calls without a name are left out by the guard; a session id that cannot be read is never converted (that could
+    // throw into the host): such hooks share the guard of the session without an id, ''.
     expect(hooks.guardFor('x')?.history[0]?.toolCalls).toEqual([]);
-    expect(hooks.guardFor('undefined')?.history).toHaveLength(1);
+    expect(hooks.guardFor('')?.history).toHaveLength(1);
+    expect(hooks.guardFor('undefined')).toBeUndefined();
+    const throwing = { toString: () => { throw new Error('no'); } };
+    expect(await hook(hooks, 'PreToolUse')({ session_id: throwing as never, tool_name: 'search', tool_input: {} })).toEqual({});
+    expect(hooks.guardFor('')?.history).toHaveLength(1);
   });
 
   it('throws a bad option where it is set up', () => {
