@@ -38,3 +38,80 @@ export class Turn {
     return this.refusal(key) === undefined ? call : { name: call.name, args: call.args, blocked: true };
   }
 }
+
+/**
+ * Values kept per call of one response in the order the host reports them, and taken back in that order: the n-th value
+ * kept for a call with a given id and name goes to the n-th call with that id and name. A provider that reuses one id
+ * for every call (DeepSeek, GLM), or sends none, still gets each value matched to its own call, by position.
+ */
+export class CallQueue<Value> {
+  readonly #queues = new Map<unknown, Map<unknown, { readonly values: Value[]; next: number }>>();
+
+  /** Keeps a value for the next call with this id and name. */
+  push(id: unknown, name: unknown, value: Value): void {
+    let byName = this.#queues.get(id);
+    if (byName === undefined) {
+      byName = new Map();
+      this.#queues.set(id, byName);
+    }
+    const queue = byName.get(name);
+    if (queue === undefined) byName.set(name, { values: [value], next: 0 });
+    else queue.values.push(value);
+  }
+
+  /** The oldest value not yet taken for a call with this id and name, or `undefined` when there is none. */
+  take(id: unknown, name: unknown): Value | undefined {
+    const queue = this.#queues.get(id)?.get(name);
+    if (queue === undefined || queue.next >= queue.values.length) return undefined;
+    return queue.values[queue.next++];
+  }
+}
+
+/** A call the guard judged, with its verdict. */
+interface Judged {
+  readonly call: GuardToolCall;
+  readonly verdict: CallVerdict;
+}
+
+/**
+ * The calls of one model response, judged one at a time as the host asks about them, and matched back to the step
+ * the host reports by id, name and position (see {@link CallQueue}), so reused or missing ids neither let a refused
+ * call run nor record a call that ran as refused. Each judgement goes through one `guard.screen()`: K calls cost K
+ * judgements. A host that asks twice about one call (the same object) gets the same answer, counted once.
+ */
+export class ResponseScreen {
+  #screen: CallScreen | undefined;
+  readonly #judged = new CallQueue<Judged>();
+  // By the host's own object for the call, when it hands the same one again.
+  readonly #byObject = new WeakMap<object, CallVerdict>();
+
+  /**
+   * What the guard says of the next call of the response, before it runs.
+   * @param guard - the run's guard
+   * @param call - the call the model asked for
+   * @param id - what the host calls it by (its call id), whatever it is
+   * @param source - the host's object for the call, to know it again when asked twice; `undefined` when it has none
+   * @param onRefused - called when the call is refused, the first time it is judged
+   */
+  judge(guard: Guard, call: GuardToolCall, id: unknown, source?: unknown, onRefused?: (refusal: CallRefusal) => void): CallVerdict {
+    const object = typeof source === 'object' && source !== null ? source : undefined;
+    const known = object === undefined ? undefined : this.#byObject.get(object);
+    if (known !== undefined) return known;
+    const verdict = (this.#screen ??= guard.screen()).judge(call);
+    if (object !== undefined) this.#byObject.set(object, verdict);
+    this.#judged.push(id, call.name, { call, verdict });
+    if (verdict.block) onRefused?.(verdict);
+    return verdict;
+  }
+
+  /**
+   * A call of the recorded step, taken in response order: as reported, or `blocked` (without the host's result) when
+   * it was refused. A call that was judged keeps the arguments it was judged with, whatever the host reports.
+   */
+  recorded(id: unknown, call: GuardToolCall): GuardToolCall {
+    const judged = this.#judged.take(id, call.name);
+    if (judged === undefined) return call;
+    const { args } = judged.call;
+    return judged.verdict.block ? { name: call.name, args, blocked: true } : { ...call, args };
+  }
+}

@@ -95,6 +95,24 @@ describe('toClaudeHooks', () => {
     expect(typeof hooks.verdictFor).toBe('function');
   });
 
+  it('tells parallel calls that share one tool_use_id (or have none) apart, and records the refused one as refused', async () => {
+    for (const id of ['toolu_same', undefined]) {
+      const hooks = toClaudeHooks({ noProgress: false });
+      const denials = [];
+      for (let index = 0; index < 3; index++) {
+        denials.push(await hook(hooks, 'PreToolUse')({ ...main, hook_event_name: 'PreToolUse', tool_name: 'search', tool_input: { query: 'loops' }, tool_use_id: id }));
+      }
+      expect(denials.map((answer) => ('hookSpecificOutput' in answer ? answer.hookSpecificOutput.hookEventName : 'allow'))).toEqual(['allow', 'allow', 'PreToolUse']);
+      const entry = { tool_name: 'search', tool_input: { query: 'loops' }, tool_use_id: id, tool_response: 'nothing' };
+      await hook(hooks, 'PostToolBatch')({ ...main, hook_event_name: 'PostToolBatch', tool_calls: [entry, entry, { ...entry, tool_response: 'denied' }] });
+      expect(hooks.guardFor('s1')?.history[0]?.toolCalls).toEqual([
+        { name: 'search', args: { query: 'loops' }, result: 'nothing' },
+        { name: 'search', args: { query: 'loops' }, result: 'nothing' },
+        { name: 'search', args: { query: 'loops' }, blocked: true },
+      ]);
+    }
+  });
+
   it('never throws on odd input', async () => {
     const hooks = toClaudeHooks();
     const hostile = new Proxy({}, { get: () => { throw new Error('no'); } });
