@@ -387,12 +387,17 @@ function readSteps(run: readonly unknown[]): GuardStep[] {
     if (safeRead(message, 'type') !== 'ai') continue;
     const answers = new CallQueue<unknown>();
     for (let next = index + 1; next < run.length && safeRead(run[next], 'type') !== 'ai'; next++) {
-      if (safeRead(run[next], 'type') === 'tool') answers.push(safeRead(run[next], 'tool_call_id'), undefined, run[next]);
+      if (safeRead(run[next], 'type') === 'tool') answers.push(idKey(safeRead(run[next], 'tool_call_id')), undefined, run[next]);
     }
-    const toolCalls = callsOf(message).map(({ call, id }) => answered(call, answers.take(id, undefined)));
+    const toolCalls = callsOf(message).map(({ call, id }) => answered(call, answers.take(idKey(id), undefined)));
     steps.push(toStep(message, toolCalls));
   }
   return steps;
+}
+
+/** A call id as answers are matched by: an empty one is none (the refusal of a call without an id has ''). */
+function idKey(id: unknown): unknown {
+  return id === '' ? undefined : id;
 }
 
 /** A call with what its tool message says: refused by the guard, failed, or its result. */
