@@ -77,19 +77,14 @@ function create(): Shared {
       },
     },
   );
-  const counted = <Parameters extends z.ZodObject>(name: string, parameters: Parameters) =>
-    tool({
-      name,
-      description: `The ${name} tool.`,
-      parameters,
-      execute: (_input, runContext) => {
-        if (runContext !== undefined) valueOf(runContext).ran.push(`${turnOf(runContext)}:${name}`);
-        return `${name} result`;
-      },
-    });
-  const agent = loop.guardAgent(
-    new Agent<RunContextValue>({ name: 'scripted', model: new ScriptModel(), tools: [counted('search', z.object({ query: z.string() })), counted('read', z.object({ path: z.string() }))] }),
-  );
+  // Records that the call ran, in the turn it ran in.
+  const execute = (name: string) => (_input: unknown, runContext?: AgentsRunContextLike) => {
+    if (runContext !== undefined) valueOf(runContext).ran.push(`${turnOf(runContext)}:${name}`);
+    return `${name} result`;
+  };
+  const search = tool({ name: 'search', description: 'Search.', parameters: z.object({ query: z.string() }), execute: execute('search') });
+  const read = tool({ name: 'read', description: 'Read a file.', parameters: z.object({ path: z.string() }), execute: execute('read') });
+  const agent = loop.guardAgent(new Agent<RunContextValue>({ name: 'scripted', model: new ScriptModel(), tools: [search, read] }));
   const shared: Shared = { loop, agent };
   return shared;
 }
