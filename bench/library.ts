@@ -24,7 +24,7 @@ const PROBE = `\nexport const ${PROBE_NAME} = () => { const named = () => 0; ret
  * @param entry - the entry's path
  * @returns the bundle's exports
  */
-async function importBundled<Module>(entry: string): Promise<Module> {
+export async function importBundled<Module>(entry: string): Promise<Module> {
   const result = buildSync({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'neutral', target: 'node18', treeShaking: true, write: false });
   const directory = mkdtempSync(join(tmpdir(), 'agent-loopguard-bench-library-'));
   const file = join(directory, 'library.mjs');

@@ -7,7 +7,7 @@ import { loopMessage, loopWarnings } from '../guard/verdict.js';
 import { safeArray, safeRead } from '../utils/read.js';
 import type { CallRefusal, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
 import { guardMaker, stopLine } from './per-run-guard.js';
-import { Turn } from './turn.js';
+import { CallQueue, ResponseScreen } from './turn.js';
 
 export type { CallRefusal } from '../types.js';
 
@@ -95,10 +95,10 @@ export interface ClaudeLoopGuardHooks {
 interface SessionRecord {
   readonly guard: Guard;
   readonly key: ClaudeSessionKey;
-  /** The calls of the batch in progress `PreToolUse` judged, by `tool_use_id`. */
-  turn: Turn;
-  /** Errors of the batch in progress, by `tool_use_id`. */
-  errors: Map<unknown, unknown>;
+  /** The calls of the batch in progress `PreToolUse` judged, in the order it judged them. */
+  turn: ResponseScreen;
+  /** Errors of the batch in progress, in the order `PostToolUseFailure` reported them. */
+  errors: CallQueue<unknown>;
 }
 
 const NO_OPINION: Readonly<Record<string, never>> = Object.freeze({});
@@ -145,7 +145,7 @@ export function toClaudeHooks(
     let record = threads.get(agentId);
     if (record === undefined) {
       const key: ClaudeSessionKey = agentId === undefined ? { sessionId } : { sessionId, agentId };
-      record = { guard: newGuard(key), key, turn: new Turn(), errors: new Map() };
+      record = { guard: newGuard(key), key, turn: new ResponseScreen(), errors: new CallQueue() };
       threads.set(agentId, record);
     }
     return record;
@@ -155,7 +155,8 @@ export function toClaudeHooks(
     const record = recordOf(input);
     // A name that is not a string is passed on as it is: the guard ignores such a call.
     const call: GuardToolCall = { name: safeRead(input, 'tool_name') as string, args: safeRead(input, 'tool_input') };
-    const verdict = record.turn.judge(record.guard, call, safeRead(input, 'tool_use_id'), (refusal) => options?.onBlock?.(refusal, input, record.key));
+    // Each PreToolUse is a call of its own: the input is a fresh object every time, and ids may repeat or be missing.
+    const verdict = record.turn.judge(record.guard, call, safeRead(input, 'tool_use_id'), undefined, (refusal) => options?.onBlock?.(refusal, input, record.key));
     if (!verdict.block) return Promise.resolve(NO_OPINION);
     return Promise.resolve({
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: verdict.message },
@@ -163,7 +164,7 @@ export function toClaudeHooks(
   };
 
   const postToolUseFailure: ClaudeHookCallback = (input) => {
-    recordOf(input).errors.set(safeRead(input, 'tool_use_id'), safeRead(input, 'error'));
+    recordOf(input).errors.push(safeRead(input, 'tool_use_id'), undefined, safeRead(input, 'error'));
     return Promise.resolve(NO_OPINION);
   };
 
@@ -173,12 +174,14 @@ export function toClaudeHooks(
       const id = safeRead(entry, 'tool_use_id');
       const name = safeRead(entry, 'tool_name') as string;
       const args = safeRead(entry, 'tool_input');
-      // A failed call's `tool_response` is its error.
-      return record.turn.recorded(id, record.errors.has(id) ? { name, args, error: record.errors.get(id) } : { name, args, result: safeRead(entry, 'tool_response') });
+      const response = safeRead(entry, 'tool_response');
+      // A failed call's `tool_response` is its error text: the failure noted for this call is the one that says it.
+      const error = typeof response === 'string' || response === undefined ? record.errors.take(id, undefined) : undefined;
+      return record.turn.recorded(id, error === undefined ? { name, args, result: response } : { name, args, error });
     });
     const verdict = record.guard.check({ toolCalls, finishReason: 'tool-calls' });
-    record.turn = new Turn();
-    record.errors = new Map();
+    record.turn = new ResponseScreen();
+    record.errors = new CallQueue();
     if (verdict.stop) {
       if (!stops.has(record.key.sessionId)) stops.set(record.key.sessionId, verdict);
       options?.onStop?.(verdict, record.key);

@@ -11,7 +11,7 @@ import { safeArray, safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardStep, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import type { CallRefusal } from '../types.js';
 import { arrayLength, guardFactory } from './step-replayer.js';
-import { Turn } from './turn.js';
+import { CallQueue, KnownResponse, type ResponseCall } from './turn.js';
 
 export type { CallRefusal } from '../types.js';
 
@@ -135,22 +135,25 @@ export interface LangChainLoopGuardMiddleware<Message> {
   guardOf(state: unknown): Guard;
 }
 
-/** The step of one AI message: the guard's view of it, and the objects it was read from (to know it again). */
-interface StepSource {
-  readonly step: GuardStep;
-  /** The AI message and, per tool call, the tool message that answered it (`undefined` when none has yet). */
-  readonly sources: readonly unknown[];
-  /** The ids of its tool calls, in order. */
-  readonly ids: readonly unknown[];
-}
-
-/** A replay: the guard after the steps of `sources`, and its verdict for each of them. */
+/** The guard of a run after the messages read so far. */
 interface Replay {
   readonly guard: Guard;
-  readonly sources: (readonly unknown[])[];
-  readonly verdicts: Verdict[];
-  /** A check threw half-way through a step, so the guard no longer matches `sources`. */
+  /** The index in `state.messages` just past the last message read. */
+  end: number;
+  /** How many steps were checked. */
+  steps: number;
+  /** The verdict on the latest step, `undefined` before the first. */
+  verdict: Verdict | undefined;
+  /** A check threw half-way through a step, so the guard no longer matches the messages read. */
   broken: boolean;
+}
+
+/** A state's run as far as it is new: the replay that read the messages before `from`, and the messages after. */
+interface Located {
+  readonly replay: Replay;
+  /** The index in `state.messages` of the first message of `tail`. */
+  readonly from: number;
+  readonly tail: readonly unknown[];
 }
 
 const NAME = 'agent-loopguard';
@@ -174,8 +177,12 @@ export const MAX_RUN_MESSAGES = 200_000;
  * The middleware keeps no state of its own: every hook replays the run from the agent's own `state.messages`, so
  * checkpoints, resumed threads, time travel and concurrent runs never mix guard state, and one middleware serves every
  * agent and thread. The run is what follows the latest user message: a new user message on a thread starts a new run,
- * with a fresh guard. Replays are linear: the replay of each run is kept while its messages are the same objects, and
- * only new steps are checked.
+ * with a fresh guard. A hook costs what the messages added since the last hook cost, whatever the run's length: each
+ * run's replay is kept by the last message it read, found again by reading back from the end of the state to it, and
+ * only new steps are checked (a state that does not continue it, such as a checkpoint restored from storage or an
+ * older state, is replayed from the start of its run once). The calls of one AI message are judged together, in
+ * order, when the first of them reaches `wrapToolCall`, and each is found again by LangChain's object for it, or by
+ * its id and place in the message, so reused or missing call ids never let a refused call run.
  *
  * The messages carry no timing, so `budget.maxDurationMs` never fires (use the agent's `signal`), and no prices, so
  * neither does `maxCostUsd`; token budgets read each AI message's `usage_metadata`.
@@ -199,51 +206,70 @@ export function loopGuardMiddleware<Message>(
   const ToolMessage = given as LangChainToolMessageClass<Message>;
   const { onStop, onWarning, onBlock } = options;
   const nudge = options.nudge !== false;
-  // The replay of each run, by the run's first AI message.
+  // Each run's replay, by the last message it read: a hook finds it by reading back from the end of the state to that
+  // message, so its cost is that of the messages added since, whatever the run's length.
   const replays = new WeakMap<object, Replay>();
+  // The calls of each AI message, judged together when the first of them is asked about.
+  const responses = new WeakMap<object, KnownResponse>();
 
-  /** The guard after the first `count` steps, and its verdicts: the kept replay of the run when it still fits. */
-  function replay(steps: readonly StepSource[], count: number): Replay {
-    // An AI message is an object: readSteps read its type.
-    const key = steps[0]?.sources[0] as object | undefined;
-    const kept = key === undefined ? undefined : replays.get(key);
-    let current: Replay;
-    if (kept !== undefined && !kept.broken && kept.sources.length <= count && startsWith(steps, kept.sources)) current = kept;
-    else {
-      current = { guard: newGuard(), sources: [], verdicts: [], broken: false };
-      // A replay longer than asked for belongs to a later state of the run (verdictOf on an old one): keep it.
-      if (key !== undefined && (kept === undefined || kept.broken || kept.sources.length <= count)) replays.set(key, current);
+  /** The replay a state's run continues, and the messages it has not read; a new replay when none fits. */
+  function locate(messages: unknown): Located {
+    const length = readableLength(messages);
+    const tail: unknown[] = [];
+    for (let index = length - 1; index >= Math.max(0, length - MAX_RUN_MESSAGES); index--) {
+      // Each read once: the array may be a proxy whose items change or throw when read.
+      const message = safeRead(messages, String(index));
+      const kept = isObject(message) ? replays.get(message) : undefined;
+      // Only where it stopped reading: a replay that read on in another state (a fork, an older checkpoint) does not fit.
+      if (kept !== undefined && !kept.broken && kept.end === index + 1) return { replay: kept, from: index + 1, tail: tail.reverse() };
+      if (safeRead(message, 'type') === 'human' && !hasId(message, WARNING_ID)) return { replay: fresh(index + 1), from: index + 1, tail: tail.reverse() };
+      tail.push(message);
     }
+    return { replay: fresh(Math.max(0, length - MAX_RUN_MESSAGES)), from: Math.max(0, length - MAX_RUN_MESSAGES), tail: tail.reverse() };
+  }
+
+  function fresh(end: number): Replay {
+    return { guard: newGuard(), end, steps: 0, verdict: undefined, broken: false };
+  }
+
+  /** Checks the steps of the first `count` messages of the tail, and keeps the replay by the last of them. */
+  function advance({ replay, from, tail }: Located, count: number): Replay {
     try {
-      for (const source of steps.slice(current.sources.length, count)) {
-        current.verdicts.push(current.guard.check(source.step));
-        current.sources.push(source.sources);
+      for (const step of readSteps(tail.slice(0, count))) {
+        replay.verdict = replay.guard.check(step);
+        replay.steps++;
       }
     } catch (error) {
       // A throwing custom rule can leave the guard half-way through a step: never reuse it.
-      current.broken = true;
+      replay.broken = true;
       throw error;
     }
-    return current;
+    const last = tail[count - 1];
+    if (count > 0 && isObject(last)) {
+      replay.end = from + count;
+      replays.set(last, replay);
+    }
+    return replay;
   }
 
   function beforeModel<StateMessage = LangChainNudgeMessage>(state: LangChainStateLike): LangChainBeforeModelUpdate<StateMessage> {
-    const run = readRun(messagesOf(state));
-    const steps = readSteps(run);
-    if (steps.length === 0) return undefined;
-    const verdict = replay(steps, steps.length).verdicts.at(-1);
+    const located = locate(messagesOf(state));
+    const replay = advance(located, located.tail.length);
+    if (replay.steps === 0) return undefined;
+    const { verdict } = replay;
     if (verdict?.stop === true) {
       onStop?.(verdict, state);
       return { jumpTo: 'end' };
     }
     const content = loopMessage(verdict);
-    const last = run[run.length - 1];
+    // The last message of the state: the tail's, or the one the replay read last.
+    const last = located.tail.at(-1) ?? safeRead(messagesOf(state), String(located.from - 1));
     // Said once per step: a beforeModel that runs again on the same state (a retried node) adds nothing.
     if (!nudge || content === undefined || hasId(last, WARNING_ID)) return undefined;
     onWarning?.(loopWarnings(verdict), state);
     const lastId = safeRead(last, 'id');
     // The id of the message it follows, so it is unique in the thread and the same if the node runs again.
-    const warning: LangChainNudgeMessage = { role: 'user', content, id: `${WARNING_ID}${typeof lastId === 'string' ? lastId : String(run.length)}` };
+    const warning: LangChainNudgeMessage = { role: 'user', content, id: `${WARNING_ID}${typeof lastId === 'string' ? lastId : String(located.from + located.tail.length)}` };
     // LangChain's declarations ask for a BaseMessage; at run time its reducer takes the plain message and makes one.
     return { messages: [warning as StateMessage] };
   }
@@ -252,41 +278,65 @@ export function loopGuardMiddleware<Message>(
     const toolCall: unknown = safeRead(request, 'toolCall');
     const id = safeRead(toolCall, 'id');
     const name = safeRead(toolCall, 'name');
-    // Without an id the answer could not be matched to the call, nor the call to its step.
-    if (typeof id !== 'string' || typeof name !== 'string') return handler(request);
+    // The guard ignores a call without a name: so does the middleware.
+    if (typeof name !== 'string') return handler(request);
     const state = safeRead(request, 'state') as LangChainStateLike;
-    const steps = readSteps(readRun(messagesOf(state)));
-    // The call's own step (the model's latest message): judged after the steps before it, and after the calls of the
-    // step that come before it and would be allowed, whatever order the calls run in.
-    let ownIndex = -1;
-    steps.forEach((step, index) => {
-      if (step.ids.includes(id)) ownIndex = index;
-    });
-    const own = steps[ownIndex];
-    const { guard } = replay(steps, own === undefined ? steps.length : ownIndex);
-    const turn = new Turn();
-    for (const earlier of own?.step.toolCalls?.slice(0, own.ids.indexOf(id)) ?? []) turn.judge(guard, earlier, undefined);
-    const verdict = turn.judge(guard, { name, args: safeRead(toolCall, 'args') }, undefined, (refusal) => {
-      onBlock?.(refusal, toolCall as LangChainToolCallLike, state);
-    });
-    if (!verdict.block) return handler(request);
-    return new ToolMessage({ content: verdict.message, tool_call_id: id, name, status: 'error', id: `${REFUSAL_ID}${id}` });
+    const located = locate(messagesOf(state));
+    // The call's own step is the model's latest message: judged after the steps before it, with the calls before it
+    // in that message, whatever order the calls run in.
+    let own = located.tail.length - 1;
+    while (own >= 0 && safeRead(located.tail[own], 'type') !== 'ai') own--;
+    const message = located.tail[own];
+    let response = isObject(message) ? responses.get(message) : undefined;
+    if (isObject(message) && response === undefined) {
+      response = new KnownResponse(advance(located, own).guard, callsOf(message));
+      responses.set(message, response);
+    }
+    const judged = response?.verdictOf(toolCall, id, name);
+    if (judged === undefined) {
+      // A call that is not one of the latest AI message's (a host that sends calls of its own): judged alone, after
+      // every step of the run, on a guard of its own, so the run's replay is left as it was.
+      const verdict = guardOf(state).screen().judge({ name, args: safeRead(toolCall, 'args') });
+      return verdict.block ? refuse(verdict, toolCall, id, name, state, `${String(located.from + located.tail.length)}:call`) : handler(request);
+    }
+    if (!judged.verdict.block) return handler(request);
+    const messageId = safeRead(message, 'id');
+    const key = `${typeof messageId === 'string' ? messageId : String(located.from + own)}:${String(judged.position)}`;
+    return refuse(judged.verdict, toolCall, id, name, state, key, judged.first);
+  }
+
+  /**
+   * The `ToolMessage` that answers a refused call. Its id is the AI message's and the call's place in it: unique in the
+   * thread even when the provider reuses call ids, so LangChain's reducer never takes it for another message.
+   */
+  function refuse(refusal: CallRefusal, toolCall: unknown, id: unknown, name: string, state: LangChainStateLike, key: string, first = true): Message {
+    if (first) onBlock?.(refusal, toolCall as LangChainToolCallLike, state);
+    return new ToolMessage({ content: refusal.message, tool_call_id: typeof id === 'string' ? id : '', name, status: 'error', id: `${REFUSAL_ID}${key}` });
   }
 
   function verdictOf(state: unknown): StopVerdict | undefined {
-    const run = readRun(messagesOf(state));
+    const located = locate(messagesOf(state));
+    const run = located.tail;
     let last = run.length - 1;
     while (last >= 0 && hasId(run[last], WARNING_ID)) last--;
     // The guard stops before a model call, so a state it stopped ends with the results of tool calls.
-    if (safeRead(run[last], 'type') !== 'tool') return undefined;
-    const steps = readSteps(run);
-    const verdict = replay(steps, steps.length).verdicts[steps.length - 1];
+    const lastMessage = last >= 0 ? run[last] : safeRead(messagesOf(state), String(located.from - 1));
+    if (safeRead(lastMessage, 'type') !== 'tool') return undefined;
+    const { verdict } = advance(located, run.length);
     return verdict?.stop === true ? verdict : undefined;
   }
 
   function guardOf(state: unknown): Guard {
     const guard = newGuard();
-    for (const { step } of readSteps(readRun(messagesOf(state)))) guard.check(step);
+    const messages = messagesOf(state);
+    const length = readableLength(messages);
+    const run: unknown[] = [];
+    for (let index = length - 1; index >= Math.max(0, length - MAX_RUN_MESSAGES); index--) {
+      const message = safeRead(messages, String(index));
+      if (safeRead(message, 'type') === 'human' && !hasId(message, WARNING_ID)) break;
+      run.push(message);
+    }
+    for (const step of readSteps(run.reverse())) guard.check(step);
     return guard;
   }
 
@@ -310,49 +360,44 @@ function messagesOf(state: unknown): unknown {
   return arrayLength(state) === undefined ? safeRead(state, 'messages') : state;
 }
 
-/**
- * The messages of the current run, oldest first: those after the latest user message (the guard's own warnings do not
- * count as one), at most {@link MAX_RUN_MESSAGES}.
- */
-function readRun(messages: unknown): unknown[] {
+/** How many items of an array can be read: at most 2^32 - 1 however long a proxy claims to be (Infinity, say). */
+function readableLength(messages: unknown): number {
   const claimed = arrayLength(messages) ?? 0;
-  // An array holds at most 2^32 - 1 items, whatever a proxy claims (Infinity, say).
-  const length = claimed > 0 ? Math.floor(Math.min(claimed, 2 ** 32 - 1)) : 0;
-  const run: unknown[] = [];
-  for (let index = length - 1; index >= Math.max(0, length - MAX_RUN_MESSAGES); index--) {
-    // Each read once: the array may be a proxy whose items change or throw when read.
-    const message = safeRead(messages, String(index));
-    if (safeRead(message, 'type') === 'human' && !hasId(message, WARNING_ID)) break;
-    run.push(message);
-  }
-  return run.reverse();
+  return claimed > 0 ? Math.floor(Math.min(claimed, 2 ** 32 - 1)) : 0;
 }
 
-/** One step per AI message of the run, with the tool messages that answered its calls. */
-function readSteps(run: readonly unknown[]): StepSource[] {
-  const answers = new Map<unknown, unknown>();
-  for (const message of run) {
-    const id = safeRead(message, 'tool_call_id');
-    if (safeRead(message, 'type') === 'tool' && !answers.has(id)) answers.set(id, message);
-  }
-  const steps: StepSource[] = [];
-  for (const message of run) {
+function isObject(value: unknown): value is object {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
+/** The tool calls of an AI message, as the guard judges them, with their ids and LangChain's objects for them. */
+function callsOf(message: unknown): ResponseCall[] {
+  // A name that is not a string is passed on as it is: the guard ignores such a call.
+  return safeArray(safeRead(message, 'tool_calls')).map((call) => ({ call: { name: safeRead(call, 'name') as string, args: safeRead(call, 'args') }, id: safeRead(call, 'id'), source: call }));
+}
+
+/**
+ * One step per AI message of a run's messages, with the tool messages after it that answer its calls: by call id, and
+ * in order among calls that share one (or have none), as LangChain appends them.
+ */
+function readSteps(run: readonly unknown[]): GuardStep[] {
+  const steps: GuardStep[] = [];
+  for (let index = 0; index < run.length; index++) {
+    const message = run[index];
     if (safeRead(message, 'type') !== 'ai') continue;
-    const toolCalls: GuardToolCall[] = [];
-    const sources: unknown[] = [message];
-    const ids: unknown[] = [];
-    for (const call of safeArray(safeRead(message, 'tool_calls'))) {
-      const id = safeRead(call, 'id');
-      // An id that is not a string matches no answer, so the call is recorded without one.
-      const answer = typeof id === 'string' ? answers.get(id) : undefined;
-      // A name that is not a string is passed on as it is: the guard ignores such a call.
-      toolCalls.push(answered({ name: safeRead(call, 'name') as string, args: safeRead(call, 'args') }, answer));
-      sources.push(answer);
-      ids.push(id);
+    const answers = new CallQueue<unknown>();
+    for (let next = index + 1; next < run.length && safeRead(run[next], 'type') !== 'ai'; next++) {
+      if (safeRead(run[next], 'type') === 'tool') answers.push(idKey(safeRead(run[next], 'tool_call_id')), undefined, run[next]);
     }
-    steps.push({ step: toStep(message, toolCalls), sources, ids });
+    const toolCalls = callsOf(message).map(({ call, id }) => answered(call, answers.take(idKey(id), undefined)));
+    steps.push(toStep(message, toolCalls));
   }
   return steps;
+}
+
+/** A call id as answers are matched by: an empty one is none (the refusal of a call without an id has ''). */
+function idKey(id: unknown): unknown {
+  return id === '' ? undefined : id;
 }
 
 /** A call with what its tool message says: refused by the guard, failed, or its result. */
@@ -396,12 +441,4 @@ function textOf(content: unknown): string {
     if (safeRead(block, 'type') === 'text' && typeof part === 'string') text += part;
   }
   return text;
-}
-
-/** Whether the run's steps start with the steps a replay saw, object for object. */
-function startsWith(steps: readonly StepSource[], seen: readonly (readonly unknown[])[]): boolean {
-  return seen.every((sources, index) => {
-    const now = steps[index]?.sources;
-    return now?.length === sources.length && now.every((source, at) => source === sources[at]);
-  });
 }

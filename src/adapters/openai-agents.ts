@@ -7,7 +7,7 @@ import { loopMessage, loopWarnings } from '../guard/verdict.js';
 import { safeArray, safeRead, usableNumber } from '../utils/read.js';
 import type { CallRefusal, Guard, GuardOptions, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import { guardMaker, parseArguments, refusalStop, stopLine } from './per-run-guard.js';
-import { Turn } from './turn.js';
+import { CallQueue, ResponseScreen } from './turn.js';
 
 export type { CallRefusal } from '../types.js';
 
@@ -139,10 +139,12 @@ interface SeenCall {
 interface RunRecord {
   readonly guard: Guard;
   readonly runContext: AgentsRunContextLike;
-  /** Calls of the turn in progress, by call id. */
-  calls: Map<unknown, SeenCall>;
-  /** The calls of the turn in progress the guardrail judged, by call id. */
-  turn: Turn;
+  /** Calls of the turn in progress the tool-start event saw, in the order it saw them. */
+  calls: CallQueue<SeenCall>;
+  /** The calls of the turn in progress the guardrail judged. */
+  turn: ResponseScreen;
+  /** How many calls of the run the guard recorded without their arguments: each gets arguments of its own. */
+  unseen: number;
   /** The run's token counts at the last step (zero before the first). */
   tokens: { inputTokens: number; outputTokens: number; totalTokens: number };
   /** The latest step's verdict. */
@@ -189,8 +191,9 @@ export function loopGuardForAgents(
       record = {
         guard: newGuard(runContext),
         runContext,
-        calls: new Map(),
-        turn: new Turn(),
+        calls: new CallQueue(),
+        turn: new ResponseScreen(),
+        unseen: 0,
         // From zero: the first step carries every token the run spent before it (model calls before the first tool).
         tokens: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
         verdict: undefined,
@@ -204,11 +207,9 @@ export function loopGuardForAgents(
     return record;
   }
 
-  function seeCall(record: RunRecord, toolCall: unknown): SeenCall {
-    // A name that is not a string is passed on as it is: the guard ignores such a call.
-    const call = { name: safeRead(toolCall, 'name') as string, args: parseArguments(safeRead(toolCall, 'arguments')) };
-    record.calls.set(safeRead(toolCall, 'callId'), call);
-    return call;
+  /** A function call as the guard sees it. A name that is not a string is passed on as it is: the guard ignores it. */
+  function callOf(toolCall: unknown): SeenCall {
+    return { name: safeRead(toolCall, 'name') as string, args: parseArguments(safeRead(toolCall, 'arguments')) };
   }
 
   function stopRun(record: RunRecord, verdict: StopVerdict): void {
@@ -225,9 +226,10 @@ export function loopGuardForAgents(
       if (!isObject(runContext)) return Promise.resolve({ behavior: { type: 'allow' } });
       const record = recordOf(runContext);
       const id = safeRead(toolCall, 'callId');
-      // With `preApprovalInputGuardrails`, the SDK runs a tool's guardrails before the approval and again after it:
-      // the same call gets the same answer, and counts once.
-      const verdict = record.turn.judge(record.guard, seeCall(record, toolCall), id, (refusal) => {
+      // With `preApprovalInputGuardrails`, the SDK runs a tool's guardrails before the approval and again after it,
+      // with the same call object: the same call gets the same answer, and counts once. Parallel calls are told apart
+      // by that object, not by their ids, which some providers reuse or leave empty.
+      const verdict = record.turn.judge(record.guard, callOf(toolCall), id, toolCall, (refusal) => {
         options?.onBlock?.(refusal, toolCall, runContext);
         if (throwOnBlock) stopRun(record, refusalStop(refusal));
       });
@@ -245,11 +247,11 @@ export function loopGuardForAgents(
       if (safeRead(result, 'type') !== 'function_output') continue;
       const rawItem = safeRead(safeRead(result, 'runItem'), 'rawItem');
       const id = safeRead(rawItem, 'callId');
-      const seen = record.calls.get(id);
-      const name = seen?.name ?? (safeRead(rawItem, 'name') as string);
-      // A call the guard never saw start (a tool run without the guardrail on an agent that was not wired) gets
-      // arguments that equal nothing else: guessing them equal could stop a healthy run.
-      const args = seen === undefined ? { '(arguments not seen)': id } : seen.args;
+      const name = safeRead(rawItem, 'name') as string;
+      const seen = record.calls.take(id, name);
+      // A call the guard neither judged nor saw start (a tool run without the guardrail on an agent that was not
+      // wired) gets arguments that equal nothing else: guessing them equal could stop a healthy run.
+      const args = seen === undefined ? { '(arguments not seen)': record.unseen++ } : seen.args;
       toolCalls.push(record.turn.recorded(id, { name, args, result: safeRead(result, 'output') }));
     }
     const tokens = tokensOf(runContext);
@@ -261,8 +263,8 @@ export function loopGuardForAgents(
     record.tokens = tokens;
     const verdict = record.guard.check({ toolCalls, finishReason: 'tool-calls', usage });
     record.verdict = verdict;
-    record.calls = new Map();
-    record.turn = new Turn();
+    record.calls = new CallQueue();
+    record.turn = new ResponseScreen();
     if (verdict.stop) {
       stopRun(record, verdict);
       return { isFinalOutput: true, isInterrupted: undefined, finalOutput: finalOutput(verdict) };
@@ -321,7 +323,10 @@ export function loopGuardForAgents(
         // Fires for every function call the agent runs, refused ones included: the arguments of calls whose tool has
         // no guardrail (added later, or from an MCP server).
         on.call(next, 'agent_tool_start', (runContext: unknown, _tool: unknown, details: unknown) => {
-          if (isObject(runContext)) seeCall(recordOf(runContext), safeRead(details, 'toolCall'));
+          if (!isObject(runContext)) return;
+          const toolCall = safeRead(details, 'toolCall');
+          const call = callOf(toolCall);
+          recordOf(runContext).calls.push(safeRead(toolCall, 'callId'), call.name, call);
         });
       }
       // A handoff is an agent, or a `Handoff` holding one.

@@ -115,3 +115,50 @@ export class ResponseScreen {
     return judged.verdict.block ? { name: call.name, args, blocked: true } : { ...call, args };
   }
 }
+
+/** A call of a response known in full: what the guard judges, what the host calls it by, and the host's object for it. */
+export interface ResponseCall {
+  readonly call: GuardToolCall;
+  readonly id: unknown;
+  readonly source: unknown;
+}
+
+/**
+ * The calls of one model response known in full before any of them runs (LangChain's AI message): all judged at once,
+ * in response order, through one `guard.screen()` (K calls, K judgements), then each found when the host asks about
+ * it: by the host's object for it, or else as the next call with its id and name, so reused or missing ids still find
+ * their own call.
+ */
+export class KnownResponse {
+  readonly #verdicts: CallVerdict[];
+  readonly #byObject = new Map<object, number>();
+  readonly #byId = new CallQueue<number>();
+  readonly #told = new Set<number>();
+
+  /**
+   * @param guard - the run's guard, after the steps before this response
+   * @param calls - the response's calls, in order
+   */
+  constructor(guard: Guard, calls: readonly ResponseCall[]) {
+    const screen = guard.screen();
+    this.#verdicts = calls.map(({ call }) => screen.judge(call));
+    calls.forEach(({ call, id, source }, position) => {
+      if (typeof source === 'object' && source !== null && !this.#byObject.has(source)) this.#byObject.set(source, position);
+      this.#byId.push(id, call.name, position);
+    });
+  }
+
+  /**
+   * The verdict on a call the host asks about, and whether its refusal is told for the first time; `undefined` for a
+   * call that is not one of the response's.
+   */
+  verdictOf(source: unknown, id: unknown, name: unknown): { readonly verdict: CallVerdict; readonly position: number; readonly first: boolean } | undefined {
+    const known = typeof source === 'object' && source !== null ? this.#byObject.get(source) : undefined;
+    const position = known ?? this.#byId.take(id, name);
+    const verdict = position === undefined ? undefined : this.#verdicts[position];
+    if (position === undefined || verdict === undefined) return undefined;
+    const first = !this.#told.has(position);
+    this.#told.add(position);
+    return { verdict, position, first };
+  }
+}

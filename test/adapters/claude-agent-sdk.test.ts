@@ -95,6 +95,24 @@ describe('toClaudeHooks', () => {
     expect(typeof hooks.verdictFor).toBe('function');
   });
 
+  it('tells parallel calls that share one tool_use_id (or have none) apart, and records the refused one as refused', async () => {
+    for (const id of ['toolu_same', undefined]) {
+      const hooks = toClaudeHooks({ noProgress: false });
+      const denials = [];
+      for (let index = 0; index < 3; index++) {
+        denials.push(await hook(hooks, 'PreToolUse')({ ...main, hook_event_name: 'PreToolUse', tool_name: 'search', tool_input: { query: 'loops' }, tool_use_id: id }));
+      }
+      expect(denials.map((answer) => ('hookSpecificOutput' in answer ? answer.hookSpecificOutput.hookEventName : 'allow'))).toEqual(['allow', 'allow', 'PreToolUse']);
+      const entry = { tool_name: 'search', tool_input: { query: 'loops' }, tool_use_id: id, tool_response: 'nothing' };
+      await hook(hooks, 'PostToolBatch')({ ...main, hook_event_name: 'PostToolBatch', tool_calls: [entry, entry, { ...entry, tool_response: 'denied' }] });
+      expect(hooks.guardFor('s1')?.history[0]?.toolCalls).toEqual([
+        { name: 'search', args: { query: 'loops' }, result: 'nothing' },
+        { name: 'search', args: { query: 'loops' }, result: 'nothing' },
+        { name: 'search', args: { query: 'loops' }, blocked: true },
+      ]);
+    }
+  });
+
   it('never throws on odd input', async () => {
     const hooks = toClaudeHooks();
     const hostile = new Proxy({}, { get: () => { throw new Error('no'); } });
@@ -102,9 +120,14 @@ describe('toClaudeHooks', () => {
     expect(await hook(hooks, 'PostToolUseFailure')(hostile)).toEqual({});
     expect(await hook(hooks, 'PostToolBatch')(hostile)).toEqual({});
     expect(await hook(hooks, 'PostToolBatch')({ session_id: 'x', tool_calls: [null, hostile, { tool_name: 7 }] as never })).toEqual({});
-    // Calls without a name are left out by the guard; a session without an id still gets a guard of its own.
+    // Calls without a name are left out by the guard; a session id that cannot be read is never converted (that could
+    // throw into the host): such hooks share the guard of the session without an id, ''.
     expect(hooks.guardFor('x')?.history[0]?.toolCalls).toEqual([]);
-    expect(hooks.guardFor('undefined')?.history).toHaveLength(1);
+    expect(hooks.guardFor('')?.history).toHaveLength(1);
+    expect(hooks.guardFor('undefined')).toBeUndefined();
+    const throwing = { toString: () => { throw new Error('no'); } };
+    expect(await hook(hooks, 'PreToolUse')({ session_id: throwing as never, tool_name: 'search', tool_input: {} })).toEqual({});
+    expect(hooks.guardFor('')?.history).toHaveLength(1);
   });
 
   it('throws a bad option where it is set up', () => {

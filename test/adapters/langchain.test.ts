@@ -98,10 +98,11 @@ describe('loopGuardMiddleware: beforeModel', () => {
     expect(silent.beforeModel.hook({ messages: [human(), ...searches(2)] })).toBeUndefined();
   });
 
-  it('names a warning after its place in the run when the message before it has no id', () => {
+  it('names a warning after its place in the thread when the message before it has no id', () => {
     const messages = [human(), ...searches(1), ai('m1', [search('s1')]), { type: 'tool', tool_call_id: 's1', content: 'nothing' }];
     const update = middlewareWith().beforeModel.hook({ messages }) as { messages: { id: string }[] };
-    expect(update.messages[0]?.id).toBe('agent-loopguard:warning:4');
+    // Five messages before it: the place is counted in the whole thread, so a later run on it never reuses the id.
+    expect(update.messages[0]?.id).toBe('agent-loopguard:warning:5');
   });
 
   it('ends the run on a stop verdict, and hands the verdict to onStop', () => {
@@ -150,7 +151,8 @@ describe('loopGuardMiddleware: wrapToolCall', () => {
       tool_call_id: 's2',
       name: 'search',
       status: 'error',
-      id: 'agent-loopguard:refusal:s2',
+      // The AI message's id and the call's place in it: unique in the thread even when call ids are reused.
+      id: 'agent-loopguard:refusal:m2:0',
     });
     expect(onBlock).toHaveBeenCalledWith(expect.objectContaining({ block: true, code: 'REPEATED_TOOL_CALL' }), search('s2'), given.state);
   });
@@ -179,13 +181,32 @@ describe('loopGuardMiddleware: wrapToolCall', () => {
     expect(middleware.wrapToolCall(request([], search('x')), handler)).toEqual({ ran: request([], search('x')) });
   });
 
-  it('lets a call without a string id or name run: its answer could not be matched', () => {
+  it('judges a call without an id by its place in its message, and lets a call without a name run', () => {
     const middleware = middlewareWith();
-    const messages = [human(), ...searches(2), ai('m2', [{ name: 'search', args: { query: 'loops' } }])];
-    for (const toolCall of [{ name: 'search', args: { query: 'loops' } }, { id: 's2', args: { query: 'loops' } }]) {
-      expect(middleware.wrapToolCall(request(messages, toolCall), handler)).toEqual({ ran: request(messages, toolCall) });
-    }
+    const withoutId = { name: 'search', args: { query: 'loops' } };
+    const messages = [human(), ...searches(2), ai('m2', [withoutId])];
+    const refusal = middleware.wrapToolCall(request(messages, withoutId), handler) as FakeToolMessage;
+    expect(refusal.fields).toMatchObject({ tool_call_id: '', name: 'search', status: 'error', id: 'agent-loopguard:refusal:m2:0' });
+    const nameless = { id: 's2', args: { query: 'loops' } };
+    expect(middleware.wrapToolCall(request(messages, nameless), handler)).toEqual({ ran: request(messages, nameless) });
     expect(middleware.wrapToolCall(undefined as never, handler)).toEqual({ ran: undefined });
+  });
+
+  it('tells apart calls of one message that share one id, or have none, by their place in it', () => {
+    for (const id of ['same', undefined]) {
+      const middleware = middlewareWith({ noProgress: false });
+      const calls = [0, 1, 2].map(() => ({ id, name: 'search', args: { query: 'loops' } }));
+      const messages = [human(), ai('m0', calls)];
+      // LangChain hands each call's own object; a copy (a host that clones) is found as the next call with its id.
+      const answers = [calls[0], { ...calls[1] }, calls[2]].map((call) => middleware.wrapToolCall(request(messages, call), handler));
+      expect(answers.map((answer) => (answer instanceof FakeToolMessage ? answer.fields.id : 'ran'))).toEqual(['ran', 'ran', 'agent-loopguard:refusal:m0:2']);
+      const answered = [...messages, answer(id as never, 'nothing'), answer(id as never, 'nothing'), answer(id as never, 'Not run', { id: 'agent-loopguard:refusal:m0:2', status: 'error' })];
+      expect(middleware.guardOf(answered).history[0]?.toolCalls).toEqual([
+        { name: 'search', args: { query: 'loops' }, result: 'nothing' },
+        { name: 'search', args: { query: 'loops' }, result: 'nothing' },
+        { name: 'search', args: { query: 'loops' }, blocked: true },
+      ]);
+    }
   });
 });
 
@@ -231,8 +252,8 @@ describe('loopGuardMiddleware: reading the messages', () => {
       'not a message',
       null,
     ];
-    // The call whose name is not a string is passed on, and the guard leaves it out.
-    expect(historyOf(messages)).toEqual([{ toolCalls: [{ name: 'search', args: {} }], finishReason: 'tool-calls' }, { toolCalls: [] }]);
+    // The call whose name is not a string is passed on, and the guard leaves it out. Ids are matched as they are.
+    expect(historyOf(messages)).toEqual([{ toolCalls: [{ name: 'search', args: {}, result: 'matched by a number' }], finishReason: 'tool-calls' }, { toolCalls: [] }]);
   });
 
   it('takes a messages array as well as a state', () => {
@@ -353,10 +374,13 @@ describe('loopGuardMiddleware: replays', () => {
     middleware.beforeModel.hook({ messages: [human(), first, second, ...searches(2, 1)] });
     expect(counts).toEqual({ guards: 2, checks: 6 });
     // An older state of that run: replayed apart, and the newer replay is kept.
+    const newer = [human(), first, second, ...searches(2, 1)];
+    middleware.beforeModel.hook({ messages: newer });
+    const checks = counts.checks;
     middleware.verdictOf({ messages: [human(), first, second] });
-    expect(counts).toEqual({ guards: 3, checks: 7 });
-    middleware.beforeModel.hook({ messages: [human(), first, second, ...searches(2, 1)] });
-    expect(counts.guards).toBe(4);
+    expect(counts).toEqual({ guards: 4, checks: checks + 1 });
+    middleware.beforeModel.hook({ messages: newer });
+    expect(counts).toEqual({ guards: 4, checks: checks + 1 });
   });
 
   it('never reuses a replay a custom rule threw in, and lets the error through', () => {
@@ -371,6 +395,15 @@ describe('loopGuardMiddleware: replays', () => {
     fail = false;
     expect(middleware.guardOf(state).history).toHaveLength(2);
     expect(middleware.beforeModel.hook(state)).toHaveProperty('messages');
+  });
+
+  it('says its frozen clock in the snapshots of guardOf, so a restore on the wall clock never stops on time it did not take', () => {
+    const middleware = middlewareWith({ budget: { maxDurationMs: 60_000 } });
+    const snapshot = middleware.guardOf({ messages: [human(), ...searches(1)] }).snapshot();
+    expect(snapshot.clock).toBe('custom');
+    expect(snapshot.elapsedMs).toBe(0);
+    const restored = createGuard({ budget: { maxDurationMs: 60_000 } }, { snapshot: JSON.parse(JSON.stringify(snapshot)) as typeof snapshot });
+    expect(restored.check({ toolCalls: [{ name: 'read', args: { page: 1 }, result: 'text' }] }).stop).toBe(false);
   });
 
   it('resets the factory’s guard before a replay, and freezes the clock of guards made from options', () => {

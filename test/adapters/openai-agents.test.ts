@@ -55,14 +55,33 @@ describe('loopGuardForAgents: the three hooks', () => {
     expect(answers.map((answer) => answer.behavior.type)).toEqual(['allow', 'rejectContent']);
   });
 
-  it('answers the same call id the same way twice, counting it once', async () => {
+  it('answers the same call object the same way twice, counting it once', async () => {
     const loop = loopGuardForAgents({ repeatedToolCall: { threshold: 2 } });
     const context = runContext();
-    const first = await loop.toolInputGuardrail.run({ context, toolCall: call('a') });
-    const again = await loop.toolInputGuardrail.run({ context, toolCall: call('a') });
+    const a = call('a');
+    const first = await loop.toolInputGuardrail.run({ context, toolCall: a });
+    const again = await loop.toolInputGuardrail.run({ context, toolCall: a });
     expect([first, again]).toEqual([{ behavior: { type: 'allow' } }, { behavior: { type: 'allow' } }]);
-    const refused = await loop.toolInputGuardrail.run({ context, toolCall: call('b') });
-    expect(await loop.toolInputGuardrail.run({ context, toolCall: call('b') })).toEqual(refused);
+    const b = call('b');
+    const refused = await loop.toolInputGuardrail.run({ context, toolCall: b });
+    expect(refused.behavior.type).toBe('rejectContent');
+    expect(await loop.toolInputGuardrail.run({ context, toolCall: b })).toEqual(refused);
+  });
+
+  it('tells parallel calls that share one id (or have none) apart, and records the refused one as refused', async () => {
+    for (const id of ['same', '']) {
+      const loop = loopGuardForAgents({ noProgress: false });
+      const context = runContext();
+      const answers = [];
+      for (let index = 0; index < 3; index++) answers.push(await loop.toolInputGuardrail.run({ context, toolCall: call(id) }));
+      expect(answers.map((answer) => answer.behavior.type)).toEqual(['allow', 'allow', 'rejectContent']);
+      loop.toolUseBehavior(context, [output(id), output(id), output(id, 'refused')]);
+      expect(loop.guardOf(context)?.history[0]?.toolCalls).toEqual([
+        { name: 'search', args: { query: 'loops' }, result: 'nothing' },
+        { name: 'search', args: { query: 'loops' }, result: 'nothing' },
+        { name: 'search', args: { query: 'loops' }, blocked: true },
+      ]);
+    }
   });
 
   it('with throwOnBlock, stops at the first refusal and hands the stop verdict to the tripwire', async () => {
@@ -70,11 +89,12 @@ describe('loopGuardForAgents: the three hooks', () => {
     const loop = loopGuardForAgents({ repeatedToolCall: { threshold: 2 } }, { throwOnBlock: true, onStop });
     const context = runContext();
     await turn(loop, context, 'a');
-    const answer = await loop.toolInputGuardrail.run({ context, toolCall: call('b') });
+    const b = call('b');
+    const answer = await loop.toolInputGuardrail.run({ context, toolCall: b });
     const stop = loop.verdictOf(context);
     expect(stop).toMatchObject({ stop: true, reason: 'repeated-tool-call', code: 'REPEATED_TOOL_CALL', evidence: { count: 2 } });
     expect(answer).toEqual({ behavior: { type: 'throwException' }, outputInfo: stop });
-    expect(await loop.toolInputGuardrail.run({ context, toolCall: call('b') })).toEqual(answer);
+    expect(await loop.toolInputGuardrail.run({ context, toolCall: b })).toEqual(answer);
     expect(onStop).toHaveBeenCalledOnce();
   });
 
@@ -103,7 +123,7 @@ describe('loopGuardForAgents: the three hooks', () => {
     const approval = { type: 'function_approval', runItem: {} };
     // Three calls the guard never saw start: their arguments are unknown, so they are not a repeat.
     for (const id of ['a', 'b', 'c']) expect(loop.toolUseBehavior(context, [approval, output(id)]).isFinalOutput).toBe(false);
-    expect(loop.guardOf(context)?.history[0]?.toolCalls).toEqual([{ name: 'search', args: { '(arguments not seen)': 'a' }, result: 'nothing' }]);
+    expect(loop.guardOf(context)?.history[0]?.toolCalls).toEqual([{ name: 'search', args: { '(arguments not seen)': 0 }, result: 'nothing' }]);
   });
 
   it('takes arguments that are not JSON as they are', async () => {

@@ -121,7 +121,7 @@ describe('loopGuardForAgents in run()', () => {
     expect(history[0]?.usage).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
   });
 
-  it('stops the same run at the same turn with the default options, for making no progress', async () => {
+  it('stops the same run at the same turn with the default options, as a repeat, with the code every integration gives', async () => {
     const { runs, search, read } = countedTools();
     const { observed, loop } = observedGuard();
     const model = searcher(false);
@@ -132,7 +132,12 @@ describe('loopGuardForAgents in run()', () => {
     expect(runs.search).toBe(2);
     expect(model.requests).toHaveLength(4);
     expect(observed.blocks).toHaveLength(2);
-    expect(loop.verdictOf(result)).toMatchObject({ reason: 'no-progress', code: 'NO_PROGRESS', evidence: { steps: 3, textPreview: '' } });
+    // The fourth search was asked for after the third was refused: the repeat ends the run, as through toStopWhen.
+    expect(loop.verdictOf(result)).toMatchObject({
+      reason: 'repeated-tool-call',
+      code: 'REPEATED_TOOL_CALL',
+      evidence: { tool: 'search', count: 3, threshold: 3, stepIndexes: [0, 1, 3], identicalResults: true },
+    });
   });
 
   it('lets a model that changes course after the warning finish normally, without a refusal or a stop', async () => {

@@ -6,10 +6,12 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** What the fake model says on one call: text, a tool call, or both. */
+/** What the fake model says on one call: text, a tool call, or both; or several tool calls with ids of their own. */
 export interface FakeTurn {
   readonly text?: string;
   readonly toolUse?: { readonly name: string; readonly input: unknown };
+  /** Tool calls in parallel, each with the id given (after `toolUse`, if both). */
+  readonly toolUses?: readonly { readonly id: string; readonly name: string; readonly input: unknown }[];
 }
 
 /** One request the API received. */
@@ -85,7 +87,8 @@ function answer(response: ServerResponse, turn: FakeTurn, index: number, stream:
   const content: Record<string, unknown>[] = [];
   if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
   if (turn.toolUse !== undefined) content.push({ type: 'tool_use', id: `toolu_${String(index).padStart(4, '0')}`, name: turn.toolUse.name, input: turn.toolUse.input });
-  const stopReason = turn.toolUse === undefined ? 'end_turn' : 'tool_use';
+  for (const { id, name, input } of turn.toolUses ?? []) content.push({ type: 'tool_use', id, name, input });
+  const stopReason = content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
   const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const message = { id: `msg_${String(index)}`, type: 'message', role: 'assistant', model: 'claude-fake', content, stop_reason: stopReason, stop_sequence: null, usage };
   if (!stream) {
