@@ -29,7 +29,7 @@ export interface ClaudeHookInputLike {
   /** `PostToolUseFailure` only. */
   readonly error?: string | undefined;
   /** `PostToolBatch` only: every call of the batch, refused ones included. */
-  readonly tool_calls?: readonly { readonly tool_name?: string; readonly tool_input?: unknown; readonly tool_use_id?: string; readonly tool_response?: unknown }[] | undefined;
+  readonly tool_calls?: readonly { readonly tool_name?: string; readonly tool_input?: unknown; readonly tool_use_id?: string | undefined; readonly tool_response?: unknown }[] | undefined;
 }
 
 /** What the guard's hooks answer: a subset of the SDK's `SyncHookJSONOutput`. */

@@ -198,7 +198,7 @@ describe('loopGuardMiddleware: wrapToolCall', () => {
       const calls = [0, 1, 2].map(() => ({ id, name: 'search', args: { query: 'loops' } }));
       const messages = [human(), ai('m0', calls)];
       // LangChain hands each call's own object; a copy (a host that clones) is found as the next call with its id.
-      const answers = [calls[0], { ...calls[1] }, calls[2]].map((call) => middleware.wrapToolCall(request(messages, call), handler));
+      const answers = calls.map((call, index) => (index === 1 ? { ...call } : call)).map((call) => middleware.wrapToolCall(request(messages, call), handler));
       expect(answers.map((answer) => (answer instanceof FakeToolMessage ? answer.fields.id : 'ran'))).toEqual(['ran', 'ran', 'agent-loopguard:refusal:m0:2']);
       const answered = [...messages, answer(id as never, 'nothing'), answer(id as never, 'nothing'), answer(id as never, 'Not run', { id: 'agent-loopguard:refusal:m0:2', status: 'error' })];
       expect(middleware.guardOf(answered).history[0]?.toolCalls).toEqual([
