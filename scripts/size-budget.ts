@@ -3,11 +3,13 @@ import { build, transform } from 'esbuild';
 
 /**
  * The most the root ES module entry may weigh with the chunks it imports, once bundled, minified and gzipped, in bytes:
- * what an application that imports the package's root ships. Measured at 19,497 B, plus 2%. The 18,000 B the
- * restructuring aimed for would take out behaviour the entry documents (docs/measurements.md, "Size", says which).
- * Re-measure with `npm run size` after a change that adds code, and update docs/measurements.md too.
+ * what an application that imports the package's root ships. Measured at 25,029 B, plus 2%. The restructuring brought
+ * it to 19,497 B; what came after it (reading other libraries' step shapes, the `tools` option, structured results read
+ * by their values, consistency checks of snapshots, messages that quote no tool output, parallel calls told apart by
+ * position) is behaviour the entry documents (docs/measurements.md, "Size", says how much each weighs). Re-measure
+ * with `npm run size` after a change that adds code, and update docs/measurements.md too.
  */
-export const ROOT_ENTRY_GZIP_BUDGET_BYTES = 19_900;
+export const ROOT_ENTRY_GZIP_BUDGET_BYTES = 25_500;
 
 /** The most the tarball `npm pack` makes may weigh, in bytes: what every install downloads. */
 export const TARBALL_BUDGET_BYTES = 250_000;
