@@ -189,6 +189,23 @@ describe('toGuardStep', () => {
     ]);
   });
 
+  it('without the object, refuses only calls of the denied id, passing over those of other ids', () => {
+    const calls = [
+      { toolCallId: 'a', toolName: 'read', input: { path: 'a' } },
+      { toolCallId: 'b', toolName: 'read', input: { path: 'b' } },
+      { toolCallId: 'a', toolName: 'read', input: { path: 'a' } },
+      { toolCallId: 'c', toolName: 'read', input: { path: 'c' } },
+    ];
+    const denial = { type: 'tool-approval-response', approved: false, toolCall: { toolCallId: 'a' } };
+    const step = { toolCalls: calls, toolResults: [{ toolCallId: 'a', output: 'x' }, { toolCallId: 'b', output: 'y' }, { toolCallId: 'c', output: 'z' }], content: [denial] };
+    expect(toGuardStep(step).toolCalls).toEqual([
+      { name: 'read', args: { path: 'a' }, result: 'x' },
+      { name: 'read', args: { path: 'b' }, result: 'y' },
+      { name: 'read', args: { path: 'a' }, blocked: true },
+      { name: 'read', args: { path: 'c' }, result: 'z' },
+    ]);
+  });
+
   it('drops calls without a string tool name and leaves out toolCalls when there are none', () => {
     const odd = [null, 7, { toolCallId: '1' }, { toolName: 42 }] as unknown as AiSdkStepLike['toolCalls'];
     expect(toGuardStep({ toolCalls: odd })).toEqual({ toolCalls: [] });

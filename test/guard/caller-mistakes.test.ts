@@ -77,6 +77,12 @@ describe('the helpers take what they say', () => {
     );
   });
 
+  it('withGuard refuses a guard that createGuard did not make', () => {
+    expect(() => withGuard([], { check: () => ({ stop: false }) } as unknown as ReturnType<typeof createGuard>)).toThrow(
+      new TypeError("agent-loopguard: withGuard's guard is one createGuard() made, got a value of type object."),
+    );
+  });
+
   it('runAgentLoop refuses options without a step function', async () => {
     await expect(runAgentLoop({} as RunAgentLoopOptions)).rejects.toThrow(
       new TypeError('agent-loopguard: runAgentLoop takes { step, guard?, signal?, onVerdict? }, where step is a function that runs one step, got undefined.'),

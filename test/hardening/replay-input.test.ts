@@ -70,6 +70,14 @@ describe('the replay command on hostile files, issue 29 item 4', () => {
     expect(items).toEqual([MAX_RUN_STEPS, { file, line: 2, message: `a run of ${String(MAX_RUN_STEPS + 1)} steps; at most ${String(MAX_RUN_STEPS)} are replayed` }]);
   });
 
+  it('reports a JSON-lines line of more values than that, read in this process, and goes on to the next line', async () => {
+    const file = at('crowded-line.jsonl');
+    writeFileSync(file, `{"id":"crowded","steps":[${'0,'.repeat(MAX_INPUT_VALUES).slice(0, -1)}]}\n{"id":"next","steps":[{}]}\n`);
+    const items = [];
+    for await (const item of readRuns(file)) items.push(item.run?.id ?? item.error);
+    expect(items).toEqual([{ file, line: 1, message: `the line holds more than ${String(MAX_INPUT_VALUES)} JSON values` }, 'next']);
+  });
+
   it('reports a .json document of more values than that without parsing it', async () => {
     const file = at('crowded.json');
     writeFileSync(file, `[${'0,'.repeat(MAX_INPUT_VALUES).slice(0, -1)}]`);
@@ -98,6 +106,9 @@ describe('run ids and terminal reasons, issue 29 item 7', () => {
     };
     expect(await ids(lines)).toEqual(['12345678901234567890', '12345678901234567891', '7']);
     expect(await ids(document)).toEqual(['12345678901234567890', '12345678901234567891', '1.50']);
+    const single = at('numeric-id.json');
+    writeFileSync(single, '{"steps":[{"id":3}],"id":12345678901234567893}');
+    expect(await ids(single)).toEqual(['12345678901234567893']);
     expect(rawNumberIds('{"steps":[{"id":5}],"x":{"id":6},"id":-1e400}', false)).toEqual(new Map([[0, '-1e400']]));
   });
 
