@@ -1,8 +1,8 @@
 /**
  * The example of docs/integrations/claude-agent-sdk.md, word for word except the two import paths (here the sources,
  * there the package). `npm run typecheck` proves it compiles against the pinned `@anthropic-ai/claude-agent-sdk`;
- * running it starts Claude Code, so it needs ANTHROPIC_API_KEY (`npx tsx examples/claude-agent-sdk.ts`). The offline
- * runs, against a local fake API, are in test/integration/claude-agent-sdk.test.ts.
+ * running it starts Claude Code, so it needs ANTHROPIC_API_KEY (`npx tsx examples/claude-agent-sdk.ts`). The same loop
+ * offline, against a local fake API, is examples/claude-agent-sdk-offline.ts (`npm run example:claude-agent-sdk`).
  */
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { explain } from '../src/index.js';

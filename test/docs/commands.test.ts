@@ -100,12 +100,13 @@ describe('the shell commands of the documentation', () => {
 });
 
 describe('the outputs the documentation shows', () => {
-  const shown = ['README.md', 'docs/replay.md'].flatMap((file) => codeBlocks(file)).filter((block) => block.marker?.kind === 'output');
+  const shown = ['README.md', 'docs/replay.md', 'docs/integrations/claude-agent-sdk.md'].flatMap((file) => codeBlocks(file)).filter((block) => block.marker?.kind === 'output');
 
   it('are found', () => {
     expect(shown.map((block) => (block.marker?.kind === 'output' ? block.marker.command : ''))).toEqual([
       'npm run example:loop',
       'replay test/fixtures/runs.jsonl',
+      'npm run example:claude-agent-sdk',
     ]);
   });
 

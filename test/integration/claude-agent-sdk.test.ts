@@ -24,7 +24,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toClaudeHooks, type CallRefusal, type ClaudeLoopGuardHooks, type ClaudeSessionKey } from '../../src/adapters/claude-agent-sdk.js';
 import type { GuardOptions, LoopWarning, StopVerdict } from '../../src/index.js';
-import { startFakeApi, type FakeRequest, type FakeTurn } from '../support/fake-anthropic-api.js';
+import { startFakeApi, type FakeRequest, type FakeTurn } from '../../examples/support/fake-anthropic-api.js';
 
 const SEARCH = 'mcp__loop__search';
 const READ = 'mcp__loop__read';

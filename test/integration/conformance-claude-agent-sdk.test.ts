@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toClaudeHooks, type ClaudeLoopGuardHooks, type ClaudeSessionKey } from '../../src/adapters/claude-agent-sdk.js';
 import { isFault } from '../../src/index.js';
-import { startFakeApi, type FakeApi, type FakeRequest, type FakeTurn } from '../support/fake-anthropic-api.js';
+import { startFakeApi, type FakeApi, type FakeRequest, type FakeTurn } from '../../examples/support/fake-anthropic-api.js';
 import { callId, conformance, LOOPING, SCRIPTS, type IdPolicy, type Observed, type Script } from './conformance.js';
 
 const PREFIX = 'mcp__loop__';

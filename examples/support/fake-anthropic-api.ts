@@ -1,6 +1,7 @@
 /**
  * A tiny fake Anthropic Messages API on 127.0.0.1, for driving the Claude Code CLI that the Claude Agent SDK spawns,
- * offline. Requests that offer the test's tool are answered by `decide`; anything else the CLI asks gets a short text.
+ * offline (examples/claude-agent-sdk-offline.ts and the Claude tests). Requests that offer the agent's tool are answered
+ * by `decide`; anything else the CLI asks gets a short text.
  * Answers stream as server-sent events when asked to (the CLI always asks), else as one JSON body.
  */
 import { createServer, type ServerResponse } from 'node:http';
