@@ -87,5 +87,20 @@ describe('the helpers take what they say', () => {
     await expect(runAgentLoop({} as RunAgentLoopOptions)).rejects.toThrow(
       new TypeError('agent-loopguard: runAgentLoop takes { step, guard?, signal?, onVerdict? }, where step is a function that runs one step, got undefined.'),
     );
+    await expect(runAgentLoop(undefined as unknown as RunAgentLoopOptions)).rejects.toThrow(
+      new TypeError('agent-loopguard: runAgentLoop takes { step, guard?, signal?, onVerdict? }, where step is a function that runs one step, got undefined.'),
+    );
+  });
+
+  it('runAgentLoop refuses a guard that createGuard did not make, before running a step', async () => {
+    let ran = 0;
+    const step = (): { text: string } => {
+      ran++;
+      return { text: 'x' };
+    };
+    await expect(runAgentLoop({ step, guard: { check: () => ({ stop: false }) } as unknown as ReturnType<typeof createGuard> })).rejects.toThrow(
+      new TypeError("agent-loopguard: runAgentLoop's guard is one createGuard() made, got a value of type object."),
+    );
+    expect(ran).toBe(0);
   });
 });
