@@ -1,150 +1,230 @@
-/** toMastraOptions on hand-made shapes of Mastra's steps and hook contexts: what each hook reads, records and answers. */
+/**
+ * toMastraOptions on hand-made shapes of Mastra's hook arguments: what each hook reads, records and answers. Mastra
+ * calls, for each step of a run: `prepareStep` (with the steps finished so far), `beforeToolCall` for each call, then
+ * `stopWhen` (with its own record of the steps).
+ */
 import { describe, expect, it, vi } from 'vitest';
-import { toMastraOptions, type MastraToolHookContextLike } from '../../src/adapters/mastra.js';
-import { createGuard } from '../../src/guard/create-guard.js';
+import { toMastraOptions, type MastraLoopGuard, type MastraToolHookContextLike } from '../../src/adapters/mastra.js';
 import { MAX_REPLAY_STEPS } from '../../src/adapters/step-replayer.js';
-import type { AiSdkStepLike } from '../../src/adapters/to-guard-step.js';
+import { createGuard } from '../../src/guard/create-guard.js';
+import type { StopVerdict } from '../../src/index.js';
 
-const context = (toolCallId: string, query = 'loops', toolName = 'search'): MastraToolHookContextLike => ({
+const context = (requestContext: object, toolCallId: unknown, query = 'loops', toolName = 'search'): MastraToolHookContextLike => ({
   toolName,
   input: { query },
-  context: { toolCallId },
+  context: { toolCallId, requestContext },
 });
 
-/** A finished step as Mastra hands it to stopWhen: its calls and their results. */
-const step = (...ids: string[]): AiSdkStepLike => ({
+/** A finished step as Mastra records it: its calls and their results, with `usage` and `request` objects of its own. */
+const step = (ids: readonly unknown[], results: readonly unknown[] = ids.map(() => ({ type: 'text', value: 'nothing' })), query = 'loops') => ({
   text: `Searching (${ids.join(', ')}).`,
   finishReason: 'tool-calls',
-  toolCalls: ids.map((toolCallId) => ({ toolCallId, toolName: 'search', args: { query: 'loops' } })),
-  toolResults: ids.map((toolCallId) => ({ toolCallId, output: { type: 'text', value: 'nothing' } })),
+  toolCalls: ids.map((toolCallId) => ({ toolCallId, toolName: 'search', args: { query } })),
+  toolResults: ids.map((toolCallId, index) => ({ toolCallId, output: results[index] })),
   usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+  request: {},
 });
 
-/** One iteration as Mastra runs it: beforeToolCall for each call, then stopWhen, then onIterationComplete. */
-function iterate(loop: ReturnType<typeof toMastraOptions>, steps: AiSdkStepLike[], ...ids: string[]) {
-  const answers = ids.map((id) => loop.hooks.beforeToolCall(context(id)));
-  steps.push(step(...ids));
-  const stopped = loop.stopWhen({ steps });
-  return { answers, stopped, feedback: loop.onIterationComplete({ iteration: steps.length }) };
+/** The view of a step prepareStep is handed: rebuilt from the conversation, sharing only `usage` and `request`. */
+const rebuilt = (recorded: ReturnType<typeof step>) => ({ usage: recorded.usage, request: recorded.request, toolCalls: [], text: '' });
+
+/** A run as Mastra drives it through one shared object, with its own requestContext. */
+class Run {
+  readonly requestContext = {};
+  readonly steps: ReturnType<typeof step>[] = [];
+  readonly messages: string[] = [];
+  tripwire: { reason: string; metadata: unknown } | undefined;
+
+  constructor(readonly loop: MastraLoopGuard) {}
+
+  /** prepareStep before a model call; `false` when it ended the run. */
+  prepare(): boolean {
+    try {
+      this.loop.prepareStep({
+        steps: this.steps.map(rebuilt),
+        requestContext: this.requestContext,
+        messageList: { addSystem: (message: { content: string }) => this.messages.push(message.content) },
+        abort: (reason: string, options: { metadata: unknown }) => {
+          this.tripwire = { reason, metadata: options.metadata };
+          throw new Error('tripwire');
+        },
+      });
+      return true;
+    } catch (error) {
+      if (this.tripwire === undefined) throw error;
+      return false;
+    }
+  }
+
+  /** One step: prepareStep, the calls (each through beforeToolCall), then stopWhen with Mastra's record of it. */
+  step(ids: readonly unknown[], query = 'loops') {
+    if (!this.prepare()) return { ended: true, answers: [] };
+    const answers = ids.map((id) => this.loop.hooks.beforeToolCall(context(this.requestContext, id, query)));
+    this.steps.push(step(ids, answers.map((answer) => answer?.output ?? { type: 'text', value: 'nothing' }), query));
+    expect(this.loop.stopWhen({ steps: this.steps })).toBe(false);
+    return { ended: false, answers };
+  }
 }
 
 describe('toMastraOptions', () => {
-  it('spreads as three Mastra options; verdict() and guard are not enumerable', () => {
+  it('spreads as three Mastra options; verdictOf and guardOf are not enumerable', () => {
     const loop = toMastraOptions();
-    expect(Object.keys(loop)).toEqual(['stopWhen', 'hooks', 'onIterationComplete']);
-    expect(Object.keys({ ...loop })).toEqual(['stopWhen', 'hooks', 'onIterationComplete']);
+    expect(Object.keys(loop)).toEqual(['stopWhen', 'prepareStep', 'hooks']);
+    expect(Object.keys({ ...loop })).toEqual(['stopWhen', 'prepareStep', 'hooks']);
     expect(Object.keys(loop.hooks)).toEqual(['beforeToolCall']);
-    expect(loop.verdict()).toBeUndefined();
-    expect(loop.guard.history).toEqual([]);
+    expect(loop.verdictOf({})).toBeUndefined();
+    expect(loop.guardOf({})).toBeUndefined();
   });
 
-  it('warns, then refuses the third identical call, records it as refused, and stops when the model asks again', () => {
+  it('warns, refuses the third identical call, records it as refused, and ends the run with a tripwire when asked again', () => {
     const onStop = vi.fn();
     const onWarning = vi.fn();
     const onBlock = vi.fn();
     const loop = toMastraOptions({}, { onStop, onWarning, onBlock });
-    const steps: AiSdkStepLike[] = [];
+    const run = new Run(loop);
 
-    expect(iterate(loop, steps, 'a')).toEqual({ answers: [undefined], stopped: false, feedback: undefined });
-    const warned = iterate(loop, steps, 'b');
-    expect(warned.stopped).toBe(false);
-    expect(warned.feedback).toEqual({ feedback: expect.stringMatching(/^You have called search 2 times in a row/) as string });
-    expect(onWarning).toHaveBeenCalledWith([expect.objectContaining({ code: 'LOOP_WARNING', reason: 'repeated-tool-call' })]);
-
-    const refused = iterate(loop, steps, 'c');
+    expect(run.step(['a']).answers).toEqual([undefined]);
+    expect(run.step(['b']).answers).toEqual([undefined]);
+    const refused = run.step(['c']);
+    // The warning after the second search reached the model before the third model call.
+    expect(run.messages).toEqual([expect.stringMatching(/^You have called search 2 times in a row/)]);
+    expect(onWarning).toHaveBeenCalledWith([expect.objectContaining({ code: 'LOOP_WARNING', reason: 'repeated-tool-call' })], run.requestContext);
     expect(refused.answers).toEqual([{ proceed: false, output: expect.stringMatching(/^Not run: this would be call number 3 in a row to search/) as string }]);
-    expect(refused.stopped).toBe(false);
-    expect(onBlock).toHaveBeenCalledWith(expect.objectContaining({ block: true, code: 'REPEATED_TOOL_CALL' }), context('c'));
+    expect(onBlock).toHaveBeenCalledWith(expect.objectContaining({ block: true, code: 'REPEATED_TOOL_CALL' }), context(run.requestContext, 'c'));
 
-    const stopped = iterate(loop, steps, 'd');
-    expect(stopped.stopped).toBe(true);
-    expect(stopped.feedback).toBeUndefined();
+    expect(run.step(['d']).ended).toBe(false);
+    expect(run.step(['e']).ended).toBe(true);
+    const verdict = loop.verdictOf(run.requestContext);
+    expect(verdict).toMatchObject({ stop: true, reason: 'repeated-tool-call', code: 'REPEATED_TOOL_CALL', evidence: { count: 3 } });
+    expect(run.tripwire).toEqual({ reason: `Stopped by agent-loopguard [REPEATED_TOOL_CALL]: ${String(verdict?.detail)}`, metadata: verdict });
+    expect(loop.verdictOf({ tripwire: run.tripwire })).toBe(verdict);
     expect(onStop).toHaveBeenCalledOnce();
-    expect(onStop).toHaveBeenCalledWith(loop.verdict());
-    expect(loop.verdict()).toMatchObject({ stop: true, reason: 'repeated-tool-call', code: 'REPEATED_TOOL_CALL', evidence: { count: 3 } });
-    expect(loop.guard.history.map((recorded) => recorded.toolCalls)).toEqual([
+    expect(onStop).toHaveBeenCalledWith(verdict, run.requestContext);
+    // Mastra's own record of each step, not the rebuilt one: results, text, finish reason and tokens.
+    const guard = loop.guardOf(run.requestContext);
+    expect(guard?.history.map((recorded) => recorded.toolCalls)).toEqual([
       [{ name: 'search', args: { query: 'loops' }, result: { type: 'text', value: 'nothing' } }],
       [{ name: 'search', args: { query: 'loops' }, result: { type: 'text', value: 'nothing' } }],
       [{ name: 'search', args: { query: 'loops' }, blocked: true }],
       [{ name: 'search', args: { query: 'loops' }, blocked: true }],
     ]);
-    expect(loop.guard.history[0]).toMatchObject({ finishReason: 'tool-calls', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
-    // Asked again after the stop, the condition still says stop, and onStop is not called twice.
-    expect(loop.stopWhen({ steps })).toBe(true);
+    expect(guard?.history[0]).toMatchObject({ text: 'Searching (a).', finishReason: 'tool-calls', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
+    // Asked again after the stop, prepareStep ends the run again; onStop is not called twice.
+    expect(run.prepare()).toBe(false);
     expect(onStop).toHaveBeenCalledOnce();
   });
 
   it('judges a call against the calls of its own step that run before it', () => {
     const loop = toMastraOptions({ repeatedToolCall: { threshold: 2 } });
-    expect(loop.hooks.beforeToolCall(context('a'))).toBeUndefined();
-    expect(loop.hooks.beforeToolCall(context('b'))).toHaveProperty('proceed', false);
-    expect(loop.hooks.beforeToolCall(context('c', 'other'))).toBeUndefined();
+    const run = new Run(loop);
+    run.prepare();
+    expect(loop.hooks.beforeToolCall(context(run.requestContext, 'a'))).toBeUndefined();
+    expect(loop.hooks.beforeToolCall(context(run.requestContext, 'b'))).toHaveProperty('proceed', false);
+    expect(loop.hooks.beforeToolCall(context(run.requestContext, 'c', 'other'))).toBeUndefined();
   });
 
   it('records each step once, however often it is asked, and lines refusals up with calls past nameless ones', () => {
     const loop = toMastraOptions({ noProgress: false });
-    loop.hooks.beforeToolCall(context('a'));
-    loop.hooks.beforeToolCall(context('b'));
-    expect(loop.hooks.beforeToolCall(context('c'))).toHaveProperty('proceed', false);
-    const mixed: AiSdkStepLike = {
-      toolCalls: [
-        { toolCallId: 'x', toolName: undefined, args: {} },
-        { toolCallId: 'a', toolName: 'search', args: { query: 'loops' } },
-        { toolCallId: 'b', toolName: 'search', args: { query: 'loops' } },
-        { toolCallId: 'c', toolName: 'search', args: { query: 'loops' } },
-      ],
-    };
+    const run = new Run(loop);
+    run.prepare();
+    for (const id of ['a', 'b']) loop.hooks.beforeToolCall(context(run.requestContext, id));
+    expect(loop.hooks.beforeToolCall(context(run.requestContext, 'c'))).toHaveProperty('proceed', false);
+    const mixed = { ...step(['a', 'b', 'c']), toolCalls: [{ toolCallId: 'x', toolName: undefined, args: {} }, ...step(['a', 'b', 'c']).toolCalls] };
     const steps = [mixed];
     loop.stopWhen({ steps });
     loop.stopWhen({ steps });
-    expect(loop.guard.history).toHaveLength(1);
-    expect(loop.guard.history[0]?.toolCalls?.map((call) => call.blocked === true)).toEqual([false, false, true]);
+    for (let ask = 0; ask < 2; ask++) loop.prepareStep({ steps: steps.map(rebuilt), requestContext: run.requestContext });
+    const guard = loop.guardOf(run.requestContext);
+    expect(guard?.history).toHaveLength(1);
+    expect(guard?.history[0]?.toolCalls?.map((call) => call.blocked === true)).toEqual([false, false, true]);
   });
 
-  it('gives feedback only for the step stopWhen recorded last', () => {
+  it('keeps runs at once apart by their requestContext, with one object', () => {
     const loop = toMastraOptions();
-    expect(loop.onIterationComplete({ iteration: 1 })).toBeUndefined();
-    const steps = [step('a'), step('b')];
-    loop.stopWhen({ steps });
-    expect(loop.onIterationComplete({ iteration: 1 })).toBeUndefined();
-    expect(loop.onIterationComplete({ iteration: 3 })).toBeUndefined();
-    expect(loop.onIterationComplete({ iteration: 2 })).toHaveProperty('feedback');
-    expect(loop.onIterationComplete({})).toBeUndefined();
+    const looping = new Run(loop);
+    const healthy = new Run(loop);
+    // Interleaved step by step: the looping run's repeats never reach the healthy run, which searches the same thing once.
+    for (let index = 0; index < 4; index++) {
+      looping.step([`l${String(index)}`]);
+      if (index < 2) healthy.step([`h${String(index)}`], `topic ${String(index)}`);
+    }
+    expect(looping.step(['l4']).ended).toBe(true);
+    expect(loop.verdictOf(looping.requestContext)?.code).toBe('REPEATED_TOOL_CALL');
+    expect(healthy.step(['h2'], 'loops').answers).toEqual([undefined]);
+    expect(healthy.prepare()).toBe(true);
+    expect(loop.verdictOf(healthy.requestContext)).toBeUndefined();
+    expect(healthy.messages).toEqual([]);
+    expect(loop.guardOf(healthy.requestContext)?.history).toHaveLength(3);
   });
 
-  it('starts over with a fresh guard when handed the steps of another run', () => {
+  it('starts a run afresh at its first model call, even on a requestContext an earlier run was given', () => {
     const loop = toMastraOptions({ maxSteps: 3 });
-    loop.stopWhen({ steps: [step('a'), step('b'), step('c')] });
-    expect(loop.verdict()?.code).toBe('MAX_STEPS');
-    const first = loop.guard;
-    expect(loop.stopWhen({ steps: [step('d')] })).toBe(false);
-    expect(loop.guard).not.toBe(first);
-    expect(loop.guard.history).toHaveLength(1);
-    expect(loop.verdict()).toBeUndefined();
+    const first = new Run(loop);
+    for (const id of ['a', 'b', 'c', 'd']) first.step([id], id);
+    expect(loop.verdictOf(first.requestContext)?.code).toBe('MAX_STEPS');
+    const earlier = loop.guardOf(first.requestContext);
+    // The next run on the same requestContext: its first model call comes with no steps.
+    const second = Object.assign(new Run(loop), { requestContext: first.requestContext });
+    expect(second.step(['a'], 'a')).toEqual({ ended: false, answers: [undefined] });
+    expect(loop.guardOf(first.requestContext)).not.toBe(earlier);
+    expect(loop.verdictOf(first.requestContext)).toBeUndefined();
   });
 
-  it('makes its guard from a factory, and throws a bad option where it is set up', () => {
-    const guard = createGuard({ maxSteps: 1 });
-    const loop = toMastraOptions(() => guard);
-    expect(loop.stopWhen({ steps: [step('a')] })).toBe(true);
-    expect(loop.guard).toBe(guard);
+  it('makes each run its guard from a factory given the requestContext, and throws a bad option where it is set up', () => {
+    const factory = vi.fn(() => createGuard({ maxSteps: 1 }));
+    const loop = toMastraOptions(factory);
+    const run = new Run(loop);
+    run.step(['a']);
+    expect(run.prepare()).toBe(false);
+    expect(factory).toHaveBeenCalledWith(run.requestContext);
+    expect(loop.verdictOf(run.requestContext)?.code).toBe('MAX_STEPS');
     expect(() => toMastraOptions({ maxSteps: 0 })).toThrow(TypeError);
   });
 
-  it(`refuses more than ${String(MAX_REPLAY_STEPS)} steps it has not seen in one call, as toStopWhen does`, () => {
-    const endless = new Proxy([step('a')], {
-      get: (target, key, receiver) => (key === 'length' ? Infinity : (Reflect.get(target, key, receiver) as unknown)),
-    });
-    const message = `agent-loopguard: the stopWhen of toMastraOptions was given Infinity steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`;
-    expect(() => toMastraOptions().stopWhen({ steps: endless })).toThrow(new TypeError(message));
-    const sparse: AiSdkStepLike[] = [step('a')];
-    sparse.length = MAX_REPLAY_STEPS + 1;
-    expect(() => toMastraOptions().stopWhen({ steps: sparse })).toThrow(/given 100001 steps it had not seen/);
-    const negative = new Proxy([step('a')], { get: (target, key, receiver) => (key === 'length' ? -1 : (Reflect.get(target, key, receiver) as unknown)) });
-    expect(toMastraOptions().stopWhen({ steps: negative })).toBe(false);
+  it('throws, naming the fix, when only part of the object reaches Mastra or two runs at once share a requestContext', () => {
+    const calls = toMastraOptions();
+    expect(() => calls.hooks.beforeToolCall(context({}, 'a'))).toThrow(
+      new TypeError(
+        'agent-loopguard: the beforeToolCall of toMastraOptions was called in a run its prepareStep never saw. Spread the whole object into generate() or stream() ({ ...loop }), or call loop.prepareStep from a prepareStep of your own.',
+      ),
+    );
+    const unlent = toMastraOptions();
+    const requestContext = {};
+    unlent.prepareStep({ steps: [], requestContext });
+    expect(() => { unlent.prepareStep({ steps: [step(['a'])], requestContext }); }).toThrow(/its stopWhen was never asked\. Spread the whole object/);
+
+    const shared = toMastraOptions();
+    const first = new Run(shared);
+    first.step(['a']);
+    first.step(['b']);
+    const second = Object.assign(new Run(shared), { requestContext: first.requestContext });
+    second.step(['x']);
+    first.step(['c']);
+    expect(() => second.step(['y'])).toThrow(
+      new TypeError(
+        'agent-loopguard: toMastraOptions was handed a run of 1 steps for a requestContext whose run has 2: two runs at once share one requestContext. Give each generate() or stream() its own (Mastra makes one per run when none is passed).',
+      ),
+    );
   });
 
-  it('never throws on odd input, and lets a call without a name run', () => {
+  it(`refuses more than ${String(MAX_REPLAY_STEPS)} steps it has not seen in one call`, () => {
+    const loop = toMastraOptions();
+    loop.stopWhen({ steps: [] });
+    const requestContext = {};
+    const endless = new Proxy([step(['a'])], {
+      get: (target, name, receiver) => (name === 'length' ? Infinity : (Reflect.get(target, name, receiver) as unknown)),
+    });
+    const message = `agent-loopguard: the prepareStep of toMastraOptions was given Infinity steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`;
+    expect(() => { loop.prepareStep({ steps: endless, requestContext }); }).toThrow(new TypeError(message));
+    const sparse: unknown[] = [step(['a'])];
+    sparse.length = MAX_REPLAY_STEPS + 1;
+    expect(() => { loop.prepareStep({ steps: sparse, requestContext }); }).toThrow(/given 100001 steps it had not seen/);
+    const negative = new Proxy([step(['a'])], { get: (target, name, receiver) => (name === 'length' ? -1 : (Reflect.get(target, name, receiver) as unknown)) });
+    expect(() => { loop.prepareStep({ steps: negative, requestContext }); }).not.toThrow();
+    expect(loop.guardOf(requestContext)?.history).toEqual([]);
+  });
+
+  it('never throws on odd input from the host, and lets a call without a name run', () => {
     const hostile = new Proxy({}, {
       get() {
         throw new Error('no');
@@ -154,45 +234,27 @@ describe('toMastraOptions', () => {
     expect(loop.hooks.beforeToolCall({ input: {} })).toBeUndefined();
     expect(loop.hooks.beforeToolCall(hostile)).toBeUndefined();
     expect(loop.hooks.beforeToolCall(undefined as never)).toBeUndefined();
-    for (const input of [undefined, {}, { steps: 'no' }, { steps: [] }, hostile]) expect(loop.stopWhen(input as never)).toBe(false);
-    expect(loop.stopWhen({ steps: [hostile] })).toBe(false);
-    expect(loop.onIterationComplete(hostile)).toBeUndefined();
-    expect(loop.onIterationComplete(undefined as never)).toBeUndefined();
+    for (const input of [undefined, {}, { steps: 'no' }, { steps: [] }, { steps: [hostile] }, hostile]) expect(loop.stopWhen(input as never)).toBe(false);
+    for (const input of [undefined, {}, { steps: 'no' }, hostile]) expect(() => { loop.prepareStep(input as never); }).not.toThrow();
+    // Without a requestContext (Mastra always hands one), the hooks share one run, started by prepareStep.
+    expect(() => { loop.prepareStep({ steps: [hostile] }); }).not.toThrow();
+    expect(loop.hooks.beforeToolCall({ toolName: 'search', input: {}, context: {} })).toBeUndefined();
+    expect(loop.verdictOf(hostile)).toBeUndefined();
+    expect(loop.verdictOf({ tripwire: { metadata: { stop: true } } })).toBeUndefined();
+    expect(loop.guardOf(undefined)).toBeUndefined();
   });
 });
 
-describe('toMastraOptions across runs and ids', () => {
-  const read = (id: unknown, requestContext: object) => ({ toolName: 'read', input: { path: 'a' }, context: { toolCallId: id, requestContext } });
-
-  it('starts a run with a new requestContext afresh at its first call, before judging it', () => {
-    const loop = toMastraOptions();
-    const first = {};
-    loop.hooks.beforeToolCall(read('1', first));
-    loop.hooks.beforeToolCall(read('2', first));
-    expect(loop.hooks.beforeToolCall(read('3', first))).toHaveProperty('proceed', false);
-    const firstGuard = loop.guard;
-    // The next run of the same object: its first identical call is its own first.
-    const second = {};
-    expect(loop.hooks.beforeToolCall(read('1', second))).toBeUndefined();
-    expect(loop.guard).not.toBe(firstGuard);
-    expect(loop.stopWhen({ steps: [{ toolCalls: [{ toolCallId: '1', toolName: 'read', input: { path: 'a' } }], toolResults: [{ toolCallId: '1', output: 'text' }] }] })).toBe(false);
-    expect(loop.guard.history).toHaveLength(1);
-    expect(loop.guard.history[0]?.toolCalls?.[0]).toEqual({ name: 'read', args: { path: 'a' }, result: 'text' });
-  });
-
+describe('toMastraOptions with reused and missing call ids', () => {
   for (const [policy, id] of [['one id reused', 'same'], ['no id', undefined]] as const) {
     it(`with ${policy} for three parallel calls: refuses the third alone and records exactly it as refused`, () => {
       const loop = toMastraOptions({ noProgress: false });
-      const run = {};
-      const answers = [0, 1, 2].map(() => loop.hooks.beforeToolCall(read(id, run)));
+      const run = new Run(loop);
+      const { answers } = run.step([id, id, id]);
       expect(answers.map((answer) => answer?.proceed)).toEqual([undefined, undefined, false]);
-      const refusal = answers[2]?.output;
-      const call = { toolCallId: id, toolName: 'read', input: { path: 'a' } };
-      loop.stopWhen({
-        steps: [{ toolCalls: [call, call, call], toolResults: [{ toolCallId: id, output: 'text' }, { toolCallId: id, output: 'text' }, { toolCallId: id, output: refusal }] }],
-      });
-      expect(loop.guard.history[0]?.toolCalls?.map((recorded) => recorded.blocked === true)).toEqual([false, false, true]);
-      expect(loop.verdict()).toBeUndefined();
+      run.prepare();
+      expect(loop.guardOf(run.requestContext)?.history[0]?.toolCalls?.map((recorded) => recorded.blocked === true)).toEqual([false, false, true]);
+      expect(loop.verdictOf(run.requestContext) satisfies StopVerdict | undefined).toBeUndefined();
     });
   }
 });

@@ -111,7 +111,7 @@ export interface Integration<Shared> {
 
 /**
  * The suite for one integration: for every script and id policy, one integration object serves three runs in a row,
- * then three at once; each must show exactly what the script expects.
+ * then three at once, then the three scripts at once; each must show exactly what its script expects.
  */
 export function conformance<Shared>(integration: Integration<Shared>): void {
   describe(`${integration.name} conforms`, () => {
@@ -129,6 +129,11 @@ export function conformance<Shared>(integration: Integration<Shared>): void {
             expect(observed, `${script.name}, run ${String(index + 1)} of three at once`).toEqual(expectedOf(integration, script, ids));
           });
         }
+        // And the three scripts at once: runs that differ, interleaved, must not mix.
+        const mixed = await Promise.all(SCRIPTS.map((script) => integration.run(shared, script, ids)));
+        SCRIPTS.forEach((script, index) => {
+          expect(mixed[index], `${script.name}, at once with the other scripts`).toEqual(expectedOf(integration, script, ids));
+        });
       }, 120_000);
     }
   });

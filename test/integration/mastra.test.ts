@@ -1,11 +1,12 @@
 /**
  * toMastraOptions and toStopWhen inside a real Mastra agent (the exact `@mastra/core` version in package.json) with its
  * offline `MastraLanguageModelV2Mock`: the warning reaches the model's next prompt, the call that would complete a loop
- * never runs, a model that persists is stopped with the verdict available to the caller, and a healthy run is left
+ * never runs, a model that persists is stopped with a tripwire that carries the verdict, and a healthy run is left
  * alone. `@mastra/core` 1.71 declares Node 22.13+; the agent loop these tests drive runs on Node 20 too, so they run in
  * `npm test` on the machine's Node, and CI runs them again on Node 22.
  */
 import { Agent } from '@mastra/core/agent';
+import { RequestContext } from '@mastra/core/request-context';
 import { createTool } from '@mastra/core/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -80,7 +81,8 @@ describe('toMastraOptions in agent.generate()', () => {
     const { observed, loop } = observedGuard();
     const { model, prompts } = searcher(false);
 
-    const result = await agentWith(model, tools).generate('Find it.', { ...loop, maxSteps: 20 });
+    const requestContext = new RequestContext();
+    const result = await agentWith(model, tools).generate('Find it.', { ...loop, maxSteps: 20, requestContext });
 
     // Two searches ran; the third and fourth were refused before they ran, and the fourth stopped the run.
     expect(runs.search).toBe(2);
@@ -89,24 +91,28 @@ describe('toMastraOptions in agent.generate()', () => {
     expect(observed.blocks.map((block) => block.code)).toEqual(['REPEATED_TOOL_CALL', 'REPEATED_TOOL_CALL']);
     expect(observed.stops).toHaveLength(1);
     expect(observed.stops[0]).toMatchObject({ stop: true, reason: 'repeated-tool-call', code: 'REPEATED_TOOL_CALL', evidence: { count: 3, tool: 'search' } });
-    // Mastra reports the stop only as a run that ended on tool calls: the verdict says why.
-    expect(result.finishReason).toBe('tool-calls');
-    expect(loop.verdict()).toBe(observed.stops[0]);
-    // The warning after the second search was in the third model call's prompt (Mastra adds feedback as the
-    // assistant's text), and the model read the refusal as the refused call's output.
+    // The run ended with a tripwire that carries the verdict, before a fifth model call.
+    expect(result.finishReason).toBe('other');
+    expect(result.tripwire).toEqual({ reason: `Stopped by agent-loopguard [REPEATED_TOOL_CALL]: ${String(observed.stops[0]?.detail)}`, metadata: observed.stops[0], processorId: 'prepare-step' });
+    expect(loop.verdictOf(result)).toBe(observed.stops[0]);
+    expect(loop.verdictOf(requestContext)).toBe(observed.stops[0]);
+    // The warning after the second search was in the third model call's prompt (as a system message), and the model
+    // read the refusal as the refused call's output.
     expect(prompts[1]).not.toContain(WARNING);
-    expect(prompts[2]).toContain('You have called search 2 times in a row');
+    expect(JSON.parse(prompts[2] ?? '')).toContainEqual({ role: 'system', content: expect.stringMatching(/^You have called search 2 times in a row/) as string });
     expect(observed.warnings).toHaveLength(1);
     expect(observed.warnings[0]?.[0]).toMatchObject({ code: 'LOOP_WARNING', reason: 'repeated-tool-call' });
     expect(prompts[3]).toContain(REFUSAL);
     // The guard recorded the refused calls as refused, never with the refusal as their result.
-    expect(loop.guard.history.map((step) => step.toolCalls?.map((call) => (call.blocked === true ? 'blocked' : call.result)))).toEqual([
+    const guard = loop.guardOf(requestContext);
+    expect(guard?.history.map((step) => step.toolCalls?.map((call) => (call.blocked === true ? 'blocked' : call.result)))).toEqual([
       [{ type: 'text', value: 'No results for agent loops.' }],
       [{ type: 'text', value: 'No results for agent loops.' }],
       ['blocked'],
       ['blocked'],
     ]);
-    expect(loop.guard.history[0]).toMatchObject({ text: 'Attempt 0: searching.', finishReason: 'tool-calls', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
+    expect(guard?.history.map((step) => step.text)).toEqual(['Attempt 0: searching.', 'Attempt 1: searching.', 'Attempt 2: searching.', 'Attempt 3: searching.']);
+    expect(guard?.history[0]).toMatchObject({ text: 'Attempt 0: searching.', finishReason: 'tool-calls', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
   });
 
   it('lets a model that changes course after the warning finish normally, without a refusal or a stop', async () => {
@@ -121,7 +127,8 @@ describe('toMastraOptions in agent.generate()', () => {
     expect(observed.warnings).toHaveLength(1);
     expect(observed.blocks).toEqual([]);
     expect(observed.stops).toEqual([]);
-    expect(loop.verdict()).toBeUndefined();
+    expect(result.tripwire).toBeUndefined();
+    expect(loop.verdictOf(result)).toBeUndefined();
   });
 
   it('leaves a healthy run untouched: no feedback, no call refused', async () => {
@@ -134,29 +141,30 @@ describe('toMastraOptions in agent.generate()', () => {
     ];
     const { model, prompts } = scriptedModel((_prompt, index) => script[index] ?? { text: 'unexpected' });
 
-    const result = await agentWith(model, tools).generate('Find it.', { ...loop, maxSteps: 20 });
+    const requestContext = new RequestContext();
+    const result = await agentWith(model, tools).generate('Find it.', { ...loop, maxSteps: 20, requestContext });
 
     expect(result.text).toBe('The answer is 42.');
     expect(runs).toEqual({ search: 1, read: 1 });
     expect(prompts).toHaveLength(3);
     expect(observed).toEqual({ stops: [], warnings: [], blocks: [] });
-    expect(loop.guard.history).toHaveLength(2);
+    expect(loop.guardOf(requestContext)?.history).toHaveLength(2);
   });
 
-  it('keeps two runs apart, each with its own options object', async () => {
+  it('keeps two runs at once apart with one options object', async () => {
     const looping = countedTools();
     const healthy = countedTools();
-    const first = observedGuard();
-    const second = observedGuard();
+    const { observed, loop } = observedGuard();
 
     const [stopped, finished] = await Promise.all([
-      agentWith(searcher(false).model, looping.tools).generate('Find it.', { ...first.loop, maxSteps: 20 }),
-      agentWith(searcher(true).model, healthy.tools).generate('Find it.', { ...second.loop, maxSteps: 20 }),
+      agentWith(searcher(false).model, looping.tools).generate('Find it.', { ...loop, maxSteps: 20 }),
+      agentWith(searcher(true).model, healthy.tools).generate('Find it.', { ...loop, maxSteps: 20 }),
     ]);
 
-    expect(first.loop.verdict()?.code).toBe('REPEATED_TOOL_CALL');
-    expect(second.loop.verdict()).toBeUndefined();
-    expect(stopped.finishReason).toBe('tool-calls');
+    expect(loop.verdictOf(stopped)?.code).toBe('REPEATED_TOOL_CALL');
+    expect(loop.verdictOf(finished)).toBeUndefined();
+    expect(observed.stops).toHaveLength(1);
+    expect(stopped.finishReason).toBe('other');
     expect(finished.steps.at(-1)?.text).toBe('The answer is 42.');
     expect(looping.runs.search).toBe(2);
     expect(healthy.runs).toEqual({ search: 2, read: 1 });
