@@ -5,7 +5,7 @@ import { readResultFields, volatileBlanked } from '../detectors/answers.js';
 import { roundFigure } from '../detectors/budget.js';
 import type { CallFacts } from '../detectors/detector.js';
 import type { GuardStep, GuardToolCall, GuardUsage, InputLimitWarning, InputShapeWarning } from '../types.js';
-import { isFiniteNumber, MAX_ARRAY_ITEMS, type Mutable, readArray, safeArray, safeRead, usableNumber } from '../utils/read.js';
+import { isFiniteNumber, MAX_ARRAY_ITEMS, type Mutable, readArray, safeRead, usableNumber } from '../utils/read.js';
 import { isRecord } from '../utils/validate.js';
 import { NAME_LENGTH, preview } from '../utils/text.js';
 import { identityOf, NO_TOOLS, type ToolRules } from './tools.js';
@@ -43,40 +43,32 @@ const USAGE_NAMES = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
 
 /**
  * The fields of a step in a shape the guard does not read, with what to pass instead: a caller's mistake that would
- * otherwise go unseen (the guard reads the rest and stops nothing it cannot see). Each field once, calls as `[]`.
- * Looks at the step's own keys, each call's, and its usage's: as much work as reading the step.
+ * otherwise go unseen (the guard reads the rest and stops nothing it cannot see). Filled in while the step is read,
+ * each field once, calls as `[]`.
  */
-export function shapeWarnings(raw: unknown): InputShapeWarning[] {
-  const found = new Map<string, string>();
-  if (safeRead(raw, 'toolCalls') === undefined) {
-    // Not `toolCalls` itself: one whose reading threw is unreadable, not misspelt.
-    const other = keysOf(raw).find((key) => key !== 'toolCalls' && /^(tool_?calls|calls|tool_?uses)$/i.test(key));
-    if (other !== undefined) found.set(other, 'the guard reads "toolCalls", an array of { name, args, result, error }, so none of these calls was seen');
-  }
-  const calls = safeRead(raw, 'toolCalls');
-  if (calls !== undefined && calls !== null && isArray(calls) === false) {
-    found.set('toolCalls', 'the guard reads "toolCalls" as an array of { name, args, result, error }; put a single call in an array');
-  }
-  for (const call of safeArray(calls)) {
-    if (typeof safeRead(call, 'name') !== 'string') {
-      if (typeof safeRead(call, 'toolName') === 'string') found.set('toolCalls[].toolName', 'it is an AI SDK step; map it with toGuardStep(step), which reads its calls, results and errors');
-      else if (isRecord(safeRead(call, 'function'))) found.set('toolCalls[].function', 'it is an OpenAI tool call; pass { name: call.function.name, args: JSON.parse(call.function.arguments) }');
-      else found.set('toolCalls[].name', 'a call without a string "name" is not read');
-      continue;
-    }
-    const argumentsKey = safeRead(call, 'args') === undefined ? ['input', 'arguments', 'parameters'].find((key) => safeRead(call, key) !== undefined) : undefined;
-    if (argumentsKey !== undefined) found.set(`toolCalls[].${argumentsKey}`, 'the guard reads a call\'s arguments from "args"');
-    if (safeRead(call, 'result') === undefined && safeRead(call, 'output') !== undefined) found.set('toolCalls[].output', 'the guard reads what a tool returned from "result"');
-  }
-  const usage = safeRead(raw, 'usage');
+type ShapeFindings = Map<string, string>;
+
+/** What a call the guard reads by name holds under other libraries' names. */
+function callShapes(raw: unknown, args: unknown, result: unknown, found: ShapeFindings): void {
+  const argumentsKey = args === undefined ? ['input', 'arguments', 'parameters'].find((key) => safeRead(raw, key) !== undefined) : undefined;
+  if (argumentsKey !== undefined) found.set(`toolCalls[].${argumentsKey}`, 'the guard reads a call\'s arguments from "args"');
+  if (result === undefined && safeRead(raw, 'output') !== undefined) found.set('toolCalls[].output', 'the guard reads what a tool returned from "result"');
+}
+
+/** Why a call without a string name was not read. */
+function namelessShape(raw: unknown, found: ShapeFindings): void {
+  if (typeof safeRead(raw, 'toolName') === 'string') found.set('toolCalls[].toolName', 'it is an AI SDK step; map it with toGuardStep(step), which reads its calls, results and errors');
+  else if (isRecord(safeRead(raw, 'function'))) found.set('toolCalls[].function', 'it is an OpenAI tool call; pass { name: call.function.name, args: JSON.parse(call.function.arguments) }');
+  else found.set('toolCalls[].name', 'a call without a string "name" is not read');
+}
+
+/** Usage figures under other libraries' names, or given as text. */
+function usageShapes(usage: unknown, found: ShapeFindings): void {
   for (const key of keysOf(usage)) {
     const name = OTHER_USAGE_NAMES[key];
     if (name !== undefined && Object.hasOwn(OTHER_USAGE_NAMES, key)) found.set(`usage.${key}`, `the guard reads "${name}", so budgets counted nothing of it`);
     else if (USAGE_NAMES.includes(key) && typeof safeRead(usage, key) === 'string') found.set(`usage.${key}`, 'a number given as text counts for nothing; pass a number');
   }
-  const text = safeRead(raw, 'text');
-  if (text !== undefined && typeof text !== 'string') found.set('text', 'the guard reads the model\'s text as one string');
-  return [...found].map(([field, fix]) => ({ code: 'INPUT_SHAPE', field, detail: `The step's "${field}" was not read: ${fix}.` }));
 }
 
 /** A step read once: a sanitised copy for history, and the facts detectors compare. */
@@ -89,7 +81,7 @@ export interface ReadStep {
   readonly finishReason: string | undefined;
   /** What of the step was not read, when a limit on one step's input was passed. */
   readonly warnings: readonly InputLimitWarning[] | undefined;
-  /** The step's fields in a shape the guard does not read (see {@link shapeWarnings}). */
+  /** The step's fields in a shape the guard does not read, each with the fix. */
   readonly shapes: readonly InputShapeWarning[];
 }
 
@@ -109,11 +101,16 @@ function readCall(
   stepIndex: number,
   position: number,
   tools: ToolRules,
+  found: ShapeFindings,
 ): { call: GuardToolCall; facts: CallFacts; cut: boolean } | undefined {
   const name = safeRead(raw, 'name');
-  if (typeof name !== 'string') return undefined;
+  if (typeof name !== 'string') {
+    namelessShape(raw, found);
+    return undefined;
+  }
   const args = safeRead(raw, 'args');
   const result = safeRead(raw, 'result');
+  callShapes(raw, args, result, found);
   const error = safeRead(raw, 'error');
   const failed = error !== undefined && error !== null;
   const rule = tools.get(name);
@@ -237,14 +234,23 @@ export function readStep(
   const calls: CallFacts[] = [];
   const blockedCalls: GuardToolCall[] = [];
   const warnings: InputLimitWarning[] = [];
+  const found: ShapeFindings = new Map();
 
-  const rawCalls = readArray(safeRead(raw, 'toolCalls'));
+  const givenCalls = safeRead(raw, 'toolCalls');
+  if (givenCalls === undefined) {
+    // Not `toolCalls` itself: one whose reading threw is unreadable, not misspelt.
+    const other = keysOf(raw).find((key) => key !== 'toolCalls' && /^(tool_?calls|calls|tool_?uses)$/i.test(key));
+    if (other !== undefined) found.set(other, 'the guard reads "toolCalls", an array of { name, args, result, error }, so none of these calls was seen');
+  } else if (givenCalls !== null && isArray(givenCalls) === false) {
+    found.set('toolCalls', 'the guard reads "toolCalls" as an array of { name, args, result, error }; put a single call in an array');
+  }
+  const rawCalls = readArray(givenCalls);
   if (rawCalls !== undefined) {
     const reader = new StepReader(hash, DEFAULT_LIMITS, unreadable);
     const toolCalls: GuardToolCall[] = [];
     let cutCalls = 0;
     for (const item of rawCalls.items) {
-      const read = readCall(item, reader, index, toolCalls.length, tools);
+      const read = readCall(item, reader, index, toolCalls.length, tools, found);
       if (read === undefined) continue;
       toolCalls.push(Object.freeze(read.call));
       if (read.cut) cutCalls++;
@@ -277,8 +283,11 @@ export function readStep(
   if (typeof text === 'string') step.text = text;
   const finishReason = safeRead(raw, 'finishReason');
   if (typeof finishReason === 'string') step.finishReason = finishReason;
-  const usage = readUsage(safeRead(raw, 'usage'));
+  const givenUsage = safeRead(raw, 'usage');
+  const usage = readUsage(givenUsage);
   if (usage !== undefined) step.usage = Object.freeze(usage);
+  usageShapes(givenUsage, found);
+  if (text !== undefined && typeof text !== 'string') found.set('text', 'the guard reads the model\'s text as one string');
   const durationMs = usableNumber(safeRead(raw, 'durationMs'));
   if (durationMs !== undefined) step.durationMs = durationMs;
   const timestamp = safeRead(raw, 'timestamp');
@@ -290,6 +299,6 @@ export function readStep(
     blockedCalls,
     finishReason: typeof finishReason === 'string' ? finishReason : undefined,
     warnings: warnings.length === 0 ? undefined : warnings,
-    shapes: shapeWarnings(raw),
+    shapes: [...found].map(([field, fix]) => ({ code: 'INPUT_SHAPE', field, detail: `The step's "${field}" was not read: ${fix}.` })),
   };
 }
