@@ -4,6 +4,7 @@ import { createGuard, explain, isFault } from '../../src/index.js';
 import type { GuardStep, Verdict } from '../../src/index.js';
 import { HOSTILE_FACTORIES } from '../support/hostile-values.js';
 import { expectPlainJson } from '../support/plain-json.js';
+import { isStepObject } from '../support/step-builder.js';
 import { anyStep, guardOptions, hostileValue } from './arbitraries.js';
 import { fuzzParameters } from './fuzz-settings.js';
 
@@ -21,21 +22,12 @@ function expectUsableOutcome(verdict: Verdict, guard: ReturnType<typeof createGu
   expect(Object.isFrozen(guard.history)).toBe(true);
 }
 
-/** Whether `check` takes the value as a step: an object that is not an array (a revoked proxy cannot tell). */
-function isStep(value: unknown): boolean {
-  try {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Checks a value: a step never throws and gives a usable verdict; anything else is the caller's mistake, a
  * `TypeError` that records nothing. Returns how many steps the guard holds after it.
  */
 function checkOne(guard: ReturnType<typeof createGuard>, value: unknown, steps: number): number {
-  if (!isStep(value)) {
+  if (!isStepObject(value)) {
     expect(() => guard.check(value as GuardStep)).toThrow(TypeError);
     expect(guard.summary().steps).toBe(steps);
     return steps;
@@ -91,7 +83,7 @@ describe('check() never throws on a step and always answers in plain JSON; a non
       ];
       let held = 0;
       for (const step of steps) {
-        if (!isStep(step)) {
+        if (!isStepObject(step)) {
           expect(() => guard.check(step as GuardStep), name).toThrow(TypeError);
           continue;
         }

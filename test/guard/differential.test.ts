@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createGuard, type Guard, type GuardOptions, type GuardStep, type Verdict } from '../../src/index.js';
 import { createReferenceGuard, roundedProduct, roundedSum, type ReferenceGuard } from '../support/reference-guard.js';
 import { generateRun, holdsLargeResult, type GeneratedRun } from '../support/run-generator.js';
-import { ALL_OFF } from '../support/step-builder.js';
+import { ALL_OFF, isStepObject } from '../support/step-builder.js';
 
 const SEED = 20_261_201;
 const RUN_COUNT = 600;
@@ -85,15 +85,6 @@ interface Tally {
 
 const newTally = (): Tally => ({ runs: 0, checks: 0, resets: 0, warnings: 0, loopWarnings: 0, largeResults: 0, refusedArguments: 0, stopsBy: new Map() });
 
-/** Whether `check` takes the value as a step: an object that is not an array (a revoked proxy cannot tell). */
-function isStep(value: unknown): boolean {
-  try {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Plays a run through the guard and the reference and compares everything they say; fails at the first difference,
  * naming the run and the event.
@@ -116,7 +107,7 @@ function replay(run: GeneratedRun, tally: Tally, id?: number): void {
     switch (event.kind) {
       case 'check': {
         time += event.advanceMs;
-        if (!isStep(event.step)) {
+        if (!isStepObject(event.step)) {
           // Not a step at all: the caller's mistake, refused before anything is recorded.
           expect(() => production.check(event.step as GuardStep), where).toThrow(TypeError);
           tally.refusedArguments++;

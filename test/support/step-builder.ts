@@ -10,6 +10,18 @@ export function call(name: string, args?: unknown, outcome: { result?: unknown; 
   return { name, ...(args === undefined ? {} : { args }), ...outcome };
 }
 
+/**
+ * Whether `check` takes a value as a step: an object that is not an array (a revoked proxy cannot tell, so is not one).
+ * Written here, apart from the guard's own test, so that the tests that use it as their oracle do not borrow it.
+ */
+export function isStepObject(value: unknown): boolean {
+  try {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 /** A step holding the given calls and nothing else. */
 export function calls(...toolCalls: GuardToolCall[]): GuardStep {
   return { toolCalls };
