@@ -11,7 +11,7 @@ import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk'
 import { z } from 'zod';
 import { explain } from '../src/index.js';
 import { toClaudeHooks } from '../src/adapters/claude-agent-sdk.js';
-import { startFakeApi } from './support/fake-anthropic-api.js';
+import { offlineCliEnvironment, startFakeApi } from './support/fake-anthropic-api.js';
 
 const SEARCH = 'mcp__docs__search';
 
@@ -47,17 +47,7 @@ try {
     persistSession: false,
     settingSources: [],
     // The CLI reads its endpoint and key from the environment: the fake API, a dummy key, nothing else sent anywhere.
-    env: {
-      PATH: process.env.PATH,
-      HOME: scratch,
-      CLAUDE_CONFIG_DIR: scratch,
-      ANTHROPIC_BASE_URL: api.url,
-      ANTHROPIC_API_KEY: 'sk-ant-offline-example',
-      DISABLE_TELEMETRY: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-    },
+    env: offlineCliEnvironment(api, scratch),
   };
   for await (const message of query({ prompt: 'How do I cancel a run?', options })) {
     if (message.type !== 'result') continue;

@@ -115,3 +115,23 @@ function answer(response: ServerResponse, turn: FakeTurn, index: number, stream:
   event('message_stop', {});
   response.end();
 }
+
+/**
+ * The environment for a Claude Code CLI that talks to a fake API alone: its address and a dummy key, a scratch folder
+ * as home and config folder, and every call home switched off. Of the caller's own environment only `PATH` is passed.
+ * @param api - the fake API the CLI is to call
+ * @param scratch - an empty folder the CLI may write to
+ */
+export function offlineCliEnvironment(api: FakeApi, scratch: string): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: scratch,
+    CLAUDE_CONFIG_DIR: scratch,
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: 'sk-ant-offline',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+  };
+}

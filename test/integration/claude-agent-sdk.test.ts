@@ -24,7 +24,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toClaudeHooks, type CallRefusal, type ClaudeLoopGuardHooks, type ClaudeSessionKey } from '../../src/adapters/claude-agent-sdk.js';
 import type { GuardOptions, LoopWarning, StopVerdict } from '../../src/index.js';
-import { startFakeApi, type FakeRequest, type FakeTurn } from '../../examples/support/fake-anthropic-api.js';
+import { offlineCliEnvironment, startFakeApi, type FakeRequest, type FakeTurn } from '../../examples/support/fake-anthropic-api.js';
 
 const SEARCH = 'mcp__loop__search';
 const READ = 'mcp__loop__read';
@@ -160,17 +160,7 @@ async function runQuery(hooks: ClaudeLoopGuardHooks, decide: (body: FakeRequest[
       persistSession: false,
       settingSources: [],
       hooks,
-      env: {
-        PATH: process.env.PATH,
-        HOME: scratch,
-        CLAUDE_CONFIG_DIR: scratch,
-        ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: 'sk-ant-offline-test',
-        DISABLE_TELEMETRY: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_ERROR_REPORTING: '1',
-      },
+      env: offlineCliEnvironment(api, scratch),
     };
     for await (const message of query({ prompt: 'Find it.', options })) messages.push(message);
   } finally {

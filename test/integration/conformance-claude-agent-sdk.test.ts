@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toClaudeHooks, type ClaudeLoopGuardHooks, type ClaudeSessionKey } from '../../src/adapters/claude-agent-sdk.js';
 import { isFault } from '../../src/index.js';
-import { startFakeApi, type FakeApi, type FakeRequest, type FakeTurn } from '../../examples/support/fake-anthropic-api.js';
+import { offlineCliEnvironment, startFakeApi, type FakeApi, type FakeRequest, type FakeTurn } from '../../examples/support/fake-anthropic-api.js';
 import { callId, conformance, LOOPING, SCRIPTS, type IdPolicy, type Observed, type Script } from './conformance.js';
 
 const PREFIX = 'mcp__loop__';
@@ -98,17 +98,7 @@ async function run(shared: Shared, script: Script, ids: IdPolicy): Promise<Obser
     persistSession: false,
     settingSources: [],
     hooks: shared.hooks,
-    env: {
-      PATH: process.env.PATH,
-      HOME: scratch,
-      CLAUDE_CONFIG_DIR: scratch,
-      ANTHROPIC_BASE_URL: api.url,
-      ANTHROPIC_API_KEY: 'sk-ant-offline-test',
-      DISABLE_TELEMETRY: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-    },
+    env: offlineCliEnvironment(api, scratch),
   };
   let sessionId: string | undefined;
   for await (const message of query({ prompt: `Follow the script. ${JSON.stringify({ script: script.name, ids })}`, options })) {
