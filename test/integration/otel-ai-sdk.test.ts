@@ -37,6 +37,17 @@ async function loopingRun(options: Omit<LoopGuardTelemetryOptions, 'tracer'> = {
 
 const REPEAT_DETAIL = 'The model called "search" 3 times in a row with the same arguments: search(…).';
 
+/** The event of each refused search: the third and the fourth. */
+const REFUSAL_EVENT = {
+  name: 'agent_loopguard.refusal',
+  attributes: {
+    'agent_loopguard.code': 'REPEATED_TOOL_CALL',
+    'agent_loopguard.reason': 'repeated-tool-call',
+    'agent_loopguard.detail': REPEAT_DETAIL,
+    'gen_ai.tool.name': 'search',
+  },
+};
+
 describe('loopGuardTelemetry with the AI SDK and its telemetry (experimental_telemetry)', () => {
   it("records each warning, refusal and the stop on the AI SDK's own run span, in order, with their attributes", async () => {
     const { result, spans, run } = await loopingRun();
@@ -54,15 +65,7 @@ describe('loopGuardTelemetry with the AI SDK and its telemetry (experimental_tel
           'gen_ai.tool.name': 'search',
         },
       },
-      {
-        name: 'agent_loopguard.refusal',
-        attributes: {
-          'agent_loopguard.code': 'REPEATED_TOOL_CALL',
-          'agent_loopguard.reason': 'repeated-tool-call',
-          'agent_loopguard.detail': REPEAT_DETAIL,
-          'gen_ai.tool.name': 'search',
-        },
-      },
+      REFUSAL_EVENT,
       {
         name: 'agent_loopguard.warning',
         attributes: {
@@ -72,15 +75,7 @@ describe('loopGuardTelemetry with the AI SDK and its telemetry (experimental_tel
           'agent_loopguard.step.index': 2,
         },
       },
-      {
-        name: 'agent_loopguard.refusal',
-        attributes: {
-          'agent_loopguard.code': 'REPEATED_TOOL_CALL',
-          'agent_loopguard.reason': 'repeated-tool-call',
-          'agent_loopguard.detail': REPEAT_DETAIL,
-          'gen_ai.tool.name': 'search',
-        },
-      },
+      REFUSAL_EVENT,
       {
         name: 'agent_loopguard.stop',
         attributes: {
