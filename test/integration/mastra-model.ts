@@ -9,6 +9,7 @@ export interface MastraTurn {
 }
 
 type GenerateResult = Awaited<ReturnType<MastraLanguageModelV2Mock['doGenerate']>>;
+type StreamPart = Awaited<ReturnType<MastraLanguageModelV2Mock['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
 
 /**
  * A mock model answering each call with `answer(prompt, index)`, where `prompt` is everything the call was sent, as
@@ -17,20 +18,33 @@ type GenerateResult = Awaited<ReturnType<MastraLanguageModelV2Mock['doGenerate']
  */
 export function scriptedModel(answer: (prompt: string, index: number) => MastraTurn) {
   const prompts: string[] = [];
+  const respond = (options: { readonly prompt: unknown }) => {
+    const prompt = JSON.stringify(options.prompt);
+    prompts.push(prompt);
+    const turn = answer(prompt, prompts.length - 1);
+    const content: GenerateResult['content'] = [];
+    if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
+    for (const call of turn.calls ?? []) content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) });
+    return { content, finishReason: turn.calls === undefined ? ('stop' as const) : ('tool-calls' as const), usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } };
+  };
   const model = new MastraLanguageModelV2Mock({
-    doGenerate: (options) => {
-      const prompt = JSON.stringify(options.prompt);
-      prompts.push(prompt);
-      const turn = answer(prompt, prompts.length - 1);
-      const content: GenerateResult['content'] = [];
-      if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
-      for (const call of turn.calls ?? []) content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) });
-      return Promise.resolve({
-        content,
-        finishReason: turn.calls === undefined ? 'stop' : 'tool-calls',
-        usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
-        warnings: [],
+    doGenerate: (options) => Promise.resolve({ ...respond(options), warnings: [] }),
+    // The same answers as a stream, for agent.stream().
+    doStream: (options) => {
+      const { content, finishReason, usage } = respond(options);
+      const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+      for (const part of content) {
+        if (part.type === 'text') parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: part.text }, { type: 'text-end', id: 't' });
+        else if (part.type === 'tool-call') parts.push(part);
+      }
+      parts.push({ type: 'finish', finishReason, usage });
+      const stream = new ReadableStream<StreamPart>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
       });
+      return Promise.resolve({ stream });
     },
   });
   // Mastra's declarations of the mock and of an agent's model disagree under exactOptionalPropertyTypes (the mock's

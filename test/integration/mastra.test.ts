@@ -115,6 +115,23 @@ describe('toMastraOptions in agent.generate()', () => {
     expect(guard?.history[0]).toMatchObject({ text: 'Attempt 0: searching.', finishReason: 'tool-calls', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
   });
 
+  it('in agent.stream() too: the same refusals, and the stop as a tripwire chunk that carries the verdict', async () => {
+    const { runs, tools } = countedTools();
+    const { observed, loop } = observedGuard();
+    const { model, prompts } = searcher(false);
+
+    const stream = await agentWith(model, tools).stream('Find it.', { ...loop, maxSteps: 20 });
+    const tripwires: unknown[] = [];
+    for await (const chunk of stream.fullStream) if (chunk.type === 'tripwire') tripwires.push(chunk.payload);
+
+    expect(runs.search).toBe(2);
+    expect(prompts).toHaveLength(4);
+    expect(observed.blocks.map((block) => block.code)).toEqual(['REPEATED_TOOL_CALL', 'REPEATED_TOOL_CALL']);
+    expect(observed.stops).toHaveLength(1);
+    expect(tripwires).toEqual([expect.objectContaining({ reason: expect.stringMatching(/^Stopped by agent-loopguard \[REPEATED_TOOL_CALL\]/) as string, metadata: observed.stops[0] })]);
+    expect(await stream.finishReason).toBe('other');
+  });
+
   it('lets a model that changes course after the warning finish normally, without a refusal or a stop', async () => {
     const { runs, tools } = countedTools();
     const { observed, loop } = observedGuard();
