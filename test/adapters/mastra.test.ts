@@ -26,7 +26,7 @@ const step = (ids: readonly unknown[], results: readonly unknown[] = ids.map(() 
 });
 
 /** The view of a step prepareStep is handed: rebuilt from the conversation, sharing only `usage` and `request`. */
-const rebuilt = (recorded: ReturnType<typeof step>) => ({ usage: recorded.usage, request: recorded.request, toolCalls: [], text: '' });
+const rebuilt = (recorded: Pick<ReturnType<typeof step>, 'usage' | 'request'>) => ({ usage: recorded.usage, request: recorded.request, toolCalls: [], text: '' });
 
 /** A run as Mastra drives it through one shared object, with its own requestContext. */
 class Run {
