@@ -2,7 +2,8 @@
  * Screening one response of 3,000 parallel tool calls, end to end through an adapter's hooks, must take under a second:
  * a runaway model that emits thousands of calls at once is the case a guard has to survive. Measured for the AI SDK's
  * `toAgentSettings` (`prepareStep`, `toolApproval` for each call, `stopWhen` on the step) and for Mastra's
- * `toMastraOptions` (`beforeToolCall` for each call, `stopWhen` on the step).
+ * `toMastraOptions` (`prepareStep` on an empty run, `beforeToolCall` for each call, `stopWhen` lent the step, then
+ * `prepareStep` with it, which records it).
  */
 import { clock, CLOCK_NAME, median, QUICK } from './harness.js';
 import { toAgentSettings, toMastraOptions } from './library.js';
@@ -37,17 +38,25 @@ function throughAgentSettings(calls: ReturnType<typeof response>): number {
   return content.length;
 }
 
-/** The Mastra path: every call through `beforeToolCall`, then the step recorded by `stopWhen`. */
+/**
+ * The Mastra path, as Mastra drives one run: `prepareStep` before the first model call (it starts the run's guard),
+ * every call through `beforeToolCall`, `stopWhen` lent Mastra's record of the step, then `prepareStep` before the next
+ * model call, which records the step.
+ */
 function throughMastra(calls: ReturnType<typeof response>): number {
   const loop = toMastraOptions({ maxSteps: false });
   const requestContext = {};
+  loop.prepareStep({ steps: [], requestContext });
   let refused = 0;
   const toolResults = calls.map((call) => {
     const answer = loop.hooks.beforeToolCall({ toolName: call.toolName, input: call.input, context: { toolCallId: call.toolCallId, requestContext } });
     if (answer !== undefined) refused++;
     return { toolCallId: call.toolCallId, output: answer?.output ?? 'nothing' };
   });
-  loop.stopWhen({ steps: [{ finishReason: 'tool-calls', toolCalls: calls, toolResults }] });
+  const steps = [{ finishReason: 'tool-calls', toolCalls: calls, toolResults, usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, request: {} }];
+  loop.stopWhen({ steps });
+  loop.prepareStep({ steps, requestContext });
+  if (loop.guardOf(requestContext)?.history.length !== 1) throw new Error('The Mastra path did not record the step.');
   return refused;
 }
 
@@ -79,7 +88,7 @@ const cases = [
 publish(import.meta.filename, {
   title: `Screening ${CALLS.toLocaleString('en-US')} parallel calls through the AI SDK and Mastra adapters`,
   method:
-    `One response of ${CALLS.toLocaleString('en-US')} \`search\` calls, through a new adapter object: for \`toAgentSettings\`, \`prepareStep\` on an empty run, \`toolApproval\` for every call, then \`stopWhen\` on the step with its results and refusals; for \`toMastraOptions\`, \`beforeToolCall\` for every call, then \`stopWhen\` on the step. ` +
+    `One response of ${CALLS.toLocaleString('en-US')} \`search\` calls, through a new adapter object: for \`toAgentSettings\`, \`prepareStep\` on an empty run, \`toolApproval\` for every call, then \`stopWhen\` on the step with its results and refusals; for \`toMastraOptions\`, \`prepareStep\` on an empty run, \`beforeToolCall\` for every call, \`stopWhen\` lent the step, then \`prepareStep\` with the step, which records it. ` +
     `The median of ${String(RUNS)} runs after one warm-up, ${CLOCK_NAME}, on the bundled build.`,
   tables: [
     {

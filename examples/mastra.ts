@@ -5,6 +5,7 @@
  */
 import { Agent } from '@mastra/core/agent';
 import type { MastraModelConfig } from '@mastra/core/llm';
+import { RequestContext } from '@mastra/core/request-context';
 import { MastraLanguageModelV2Mock } from '@mastra/core/test-utils/llm-mock';
 import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
@@ -41,23 +42,33 @@ const search = createTool({
 const model = stuckModel as unknown as MastraModelConfig;
 const agent = new Agent({ id: 'researcher', name: 'Researcher', instructions: 'Find the answer.', model, tools: { search } });
 
-// One object serves runs one after another; runs at the same time need one each.
+// One object for every run, made once. It tells runs apart by their requestContext: Mastra makes a new one for each
+// generate() and stream(), or takes yours, as here, where it carries the question the callbacks print.
+const asked = (requestContext: unknown) => String((requestContext as RequestContext).get('question'));
 const loop = toMastraOptions({ maxSteps: 30 }, {
-  onWarning: (warnings) => {
-    console.log(`Told the model: ${warnings.map((warning) => warning.reason).join(', ')}`);
+  onWarning: (warnings, requestContext) => {
+    console.log(`${asked(requestContext)} Told the model: ${warnings.map((warning) => warning.reason).join(', ')}`);
   },
-  onBlock: (refusal) => {
-    console.log(`Refused a call: ${refusal.code}`);
+  onBlock: (refusal, call) => {
+    const { requestContext } = call.context as { requestContext: RequestContext };
+    console.log(`${asked(requestContext)} Refused a call: ${refusal.code}`);
   },
-  onStop: (verdict) => {
-    console.log(explain(verdict));
+  onStop: (verdict, requestContext) => {
+    console.log(`${asked(requestContext)} ${explain(verdict)}`);
   },
 });
 
-for (const question of ['How do I cancel a run?', 'How do I resume one?']) {
-  const result = await agent.generate(question, { ...loop, maxSteps: 40 });
-  const stopped = loop.verdict(); // the stop verdict, or undefined if the agent finished by itself
-  console.log(stopped === undefined ? result.text : `Stopped: ${stopped.code}`);
+async function ask(question: string): Promise<void> {
+  const requestContext = new RequestContext([['question', question]]);
+  const result = await agent.generate(question, { ...loop, maxSteps: 40, requestContext });
+  const stopped = loop.verdictOf(result); // the stop verdict, or undefined if the agent finished by itself
+  console.log(`${question} ${stopped === undefined ? result.text : `Stopped: ${stopped.code}`}`);
 }
-// Two searches ran in each run; the third and fourth were refused before they ran.
+
+// Two questions one after another, then two at the same time, all through the one object.
+await ask('How do I cancel a run?');
+await ask('How do I resume one?');
+await Promise.all([ask('How do I pause a run?'), ask('How do I list runs?')]);
+// In each run two searches ran, the third and fourth were refused before they ran, and the run stopped before a
+// fifth model call.
 console.log(`The search tool ran ${String(searches)} times in ${String(modelCalls)} model calls.`);

@@ -248,22 +248,35 @@ const checks = {
     }
     return `${answers.join(' ')}, then ${stop.code}`;
   },
-  // beforeToolCall lets two identical calls through and skips the next two; stopWhen stops the run after the fourth.
+  // beforeToolCall lets two identical calls through and skips the next two; prepareStep ends the run with a tripwire
+  // before the fifth model call. The run is known by its requestContext.
   mastra: async (lib) => {
     const loop = lib.toMastraOptions({ noProgress: false });
+    const requestContext = {};
     const steps = [];
     const answers = [];
-    for (const call of ['a', 'b', 'c', 'd'].map(search)) {
-      const before = await loop.hooks.beforeToolCall({ toolName: call.name, input: call.args, context: { toolCallId: call.id } });
+    let tripwire;
+    const abort = (reason, options) => {
+      tripwire = { reason, ...options };
+      throw new Error('tripwire');
+    };
+    for (const call of ['a', 'b', 'c', 'd', 'e'].map(search)) {
+      try {
+        loop.prepareStep({ steps: [...steps], requestContext, abort });
+      } catch (error) {
+        if (tripwire === undefined) throw error;
+        break;
+      }
+      const before = await loop.hooks.beforeToolCall({ toolName: call.name, input: call.args, context: { toolCallId: call.id, requestContext } });
       answers.push(before?.proceed === false ? 'skip' : 'run');
       const output = before?.output ?? 'nothing';
-      steps.push({ finishReason: 'tool-calls', toolCalls: [{ toolCallId: call.id, toolName: call.name, args: call.args }], toolResults: [{ toolCallId: call.id, output }] });
-      if (loop.stopWhen({ steps })) break;
-      loop.onIterationComplete({ iteration: steps.length });
+      const toolCalls = [{ toolCallId: call.id, toolName: call.name, args: call.args }];
+      steps.push({ finishReason: 'tool-calls', toolCalls, toolResults: [{ toolCallId: call.id, output }], usage: { totalTokens: 1 }, request: {} });
+      loop.stopWhen({ steps });
     }
-    const stop = loop.verdict();
-    if (answers.join() !== 'run,run,skip,skip' || stop?.code !== 'REPEATED_TOOL_CALL') {
-      fail(`mastra: answers ${answers.join()}, verdict ${JSON.stringify(stop)}`);
+    const stop = loop.verdictOf(requestContext);
+    if (answers.join() !== 'run,run,skip,skip' || stop?.code !== 'REPEATED_TOOL_CALL' || loop.verdictOf({ tripwire }) !== stop) {
+      fail(`mastra: answers ${answers.join()}, verdict ${JSON.stringify(stop)}, tripwire ${JSON.stringify(tripwire?.reason)}`);
     }
     return `${answers.join(' ')}, then ${stop.code}`;
   },

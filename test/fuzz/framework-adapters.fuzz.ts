@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loopGuardMiddleware } from '../../src/adapters/langchain.js';
 import { toMastraOptions } from '../../src/adapters/mastra.js';
+import { safeRead } from '../../src/utils/read.js';
 import { expectPlainJson } from '../support/plain-json.js';
 import { anyValue, guardOptions, hostileValue, Lazy } from './arbitraries.js';
 import { fuzzParameters } from './fuzz-settings.js';
@@ -66,45 +67,124 @@ describe('loopGuardMiddleware', () => {
   });
 });
 
-/** A Mastra step: the AI SDK 5 shape, each field sometimes odd or hostile. */
+/** A Mastra step: the AI SDK 5 shape, each field sometimes odd or hostile, with `usage` and `request` objects of its own. */
 const mastraStep = record({
   text: mostly(fc.string({ maxLength: 8 })),
   finishReason: mostly(fc.constantFrom('tool-calls', 'stop', 'unknown')),
   toolCalls: list(record({ toolCallId: mostly(id), toolName: mostly(fc.constantFrom('search', 'read')), args: mostly(fc.constantFrom({ q: 1 }, { q: 2 })) })),
   toolResults: list(record({ toolCallId: mostly(id), output: anyValue })),
   usage: mostly(fc.record({ inputTokens: fc.nat(50), outputTokens: fc.nat(50), totalTokens: fc.nat(100) }, { requiredKeys: [] })),
+  request: mostly(fc.record({ body: fc.string({ maxLength: 4 }) })),
 });
 
+/** The TypeErrors toMastraOptions documents for a caller's mistake, each with the one situation it is allowed in. */
+const MASTRA_ERRORS = {
+  neverSaw: /^agent-loopguard: the beforeToolCall of toMastraOptions was called in a run its prepareStep never saw\./,
+  neverAsked: /^agent-loopguard: the prepareStep of toMastraOptions ran, but its stopWhen was never asked\./,
+  shared: /^agent-loopguard: toMastraOptions was handed a run of \S+ steps for a requestContext whose run has \d+: two runs at once share one requestContext\./,
+  tooMany: /^agent-loopguard: the prepareStep of toMastraOptions was given (\d+|Infinity) steps it had not seen; it checks at most 100000 new steps per call\.$/,
+};
+
+/** Which documented TypeError `error` is; fails the property for anything else. */
+function mastraError(error: unknown): keyof typeof MASTRA_ERRORS {
+  expect(error).toBeInstanceOf(TypeError);
+  const message = (error as TypeError).message;
+  const which = (Object.keys(MASTRA_ERRORS) as (keyof typeof MASTRA_ERRORS)[]).find((name) => MASTRA_ERRORS[name].test(message));
+  if (which === undefined) throw new Error(`Not a documented TypeError: ${message}`);
+  return which;
+}
+
+/** What Mastra's abort throws: its tripwire, which ends the run. */
+const TRIPWIRE = new Error('tripwire');
+
 describe('toMastraOptions', () => {
-  it('never throws on any hook context or steps, and answers only in the shapes Mastra takes', () => {
-    const turn = fc.record({
-      calls: fc.array(mostly(fc.record({ toolName: fc.constantFrom('search', 'read'), input: fc.constantFrom({ q: 1 }, { q: 2 }), context: fc.record({ toolCallId: id }) })), { maxLength: 3 }),
+  it('never throws on any hook argument or steps but the documented TypeErrors, and answers only in the shapes Mastra takes', () => {
+    // One action of one of three runs sharing the object: a step, or a new run on the same requestContext.
+    const action = fc.record({
+      run: fc.nat(2),
+      restart: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+      // How prepareStep is handed the run: Mastra's rebuilt view, Mastra's own records, odd steps, odd arguments.
+      prepare: fc.constantFrom('rebuilt', 'rebuilt', 'rebuilt', 'records', 'odd steps', 'odd arguments'),
+      oddPart: anyValue,
+      // A call of the run (the context Mastra hands the hook, with the run's requestContext), or an odd context.
+      calls: fc.array(
+        fc.oneof(
+          { weight: 4, arbitrary: fc.record({ toolName: fc.constantFrom('search', 'read'), input: fc.constantFrom({ q: 1 }, { q: 2 }), toolCallId: id }) },
+          { weight: 1, arbitrary: anyValue },
+        ),
+        { maxLength: 3 },
+      ),
       step: fc.oneof({ weight: 6, arbitrary: mastraStep }, { weight: 1, arbitrary: anyValue }),
-      iteration: mostly(fc.nat(10)),
+      lend: fc.oneof({ weight: 8, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
     });
+    // A run's requestContext: a new object, or an odd value (Mastra always hands one; runs without one share a run).
+    const requestContext = fc.oneof({ weight: 5, arbitrary: fc.constant(new Lazy('{}', () => ({}))) }, { weight: 1, arbitrary: anyValue });
+    const contexts = fc.tuple(requestContext, requestContext, requestContext);
     fc.assert(
-      fc.property(guardOptions, fc.array(turn, { maxLength: 8 }), hostileValue, (options, turns, hostile) => {
+      fc.property(guardOptions, contexts, fc.array(action, { maxLength: 12 }), hostileValue, (options, lazyContexts, actions, hostile) => {
         const loop = toMastraOptions(options);
-        const steps: unknown[] = [];
-        for (const { calls, step, iteration } of turns) {
-          for (const call of calls) {
-            const answer = loop.hooks.beforeToolCall(call.build() as never);
-            if (answer !== undefined) expect(answer).toEqual({ proceed: false, output: expect.any(String) as string });
+        const runs = lazyContexts.map((lazy) => ({ requestContext: lazy.build(), records: [] as unknown[], warnings: [] as unknown[] }));
+        let lentAny = false;
+        for (const { run: index, restart, prepare, oddPart, calls, step, lend } of actions) {
+          const run = runs[index];
+          if (run === undefined) continue;
+          if (restart) run.records = [];
+          let aborted: { reason: unknown; options: unknown } | undefined;
+          const rebuilt = run.records.map((recorded) => ({ usage: safeRead(recorded, 'usage'), request: safeRead(recorded, 'request'), toolCalls: [], text: '' }));
+          const args =
+            prepare === 'odd arguments'
+              ? oddPart.build()
+              : {
+                  steps: prepare === 'rebuilt' ? rebuilt : prepare === 'records' ? run.records : oddPart.build(),
+                  requestContext: run.requestContext,
+                  messageList: { addSystem: (...given: unknown[]) => run.warnings.push(given) },
+                  abort: (reason: unknown, abortOptions: unknown) => {
+                    aborted = { reason, options: abortOptions };
+                    throw TRIPWIRE;
+                  },
+                };
+          try {
+            // Returns nothing: the step goes on as Mastra planned it.
+            loop.prepareStep(args as never);
+          } catch (error) {
+            if (error === TRIPWIRE) {
+              const verdict = safeRead(aborted?.options, 'metadata');
+              expectPlainJson(verdict);
+              expect(aborted?.reason).toBe(`Stopped by agent-loopguard [${String(safeRead(verdict, 'code'))}]: ${String(safeRead(verdict, 'detail'))}`);
+              expect(loop.verdictOf({ tripwire: aborted?.options })).toBe(verdict);
+              // Mastra ends the run: a later action of this run is a new one on the same requestContext.
+              run.records = [];
+              continue;
+            }
+            if (mastraError(error) === 'neverAsked') expect(lentAny).toBe(false);
           }
-          steps.push(step.build());
-          expect(typeof loop.stopWhen({ steps: steps as never })).toBe('boolean');
-          const feedback = loop.onIterationComplete({ iteration: iteration.build() as number });
-          if (feedback !== undefined) expect(feedback).toEqual({ feedback: expect.any(String) as string });
+          for (const warning of run.warnings.splice(0)) expect(warning).toEqual([{ role: 'system', content: expect.any(String) as string }, 'agent-loopguard']);
+          for (const call of calls) {
+            const hookContext = call instanceof Lazy ? call.build() : { toolName: call.toolName, input: call.input, context: { toolCallId: call.toolCallId, requestContext: run.requestContext } };
+            try {
+              const answer = loop.hooks.beforeToolCall(hookContext as never);
+              if (answer !== undefined) expect(answer).toEqual({ proceed: false, output: expect.any(String) as string });
+            } catch (error) {
+              expect(mastraError(error)).toBe('neverSaw');
+            }
+          }
+          run.records.push(step.build());
+          if (lend) {
+            expect(loop.stopWhen({ steps: run.records })).toBe(false);
+            lentAny = true;
+          }
         }
-        const verdict = loop.verdict();
-        if (verdict !== undefined) expectPlainJson(verdict);
-        // Steps that are not an array of steps at all: false, or a length past the cap refused as toStopWhen refuses it.
-        try {
-          expect(typeof loop.stopWhen({ steps: hostile.build() as never })).toBe('boolean');
-        } catch (error) {
-          expect(error).toBeInstanceOf(TypeError);
-          expect((error as Error).message).toMatch(/it checks at most 100000 new steps per call\.$/);
+        for (const { requestContext } of runs) {
+          const verdict = loop.verdictOf(requestContext);
+          if (verdict !== undefined) expectPlainJson(verdict);
+          const guard = loop.guardOf(requestContext);
+          if (guard !== undefined) expect(typeof guard.check).toBe('function');
         }
+        // Odd values to the lookups and to stopWhen: no verdict, no guard, and stopWhen still answers false.
+        expect(loop.verdictOf(hostile.build())).toBeUndefined();
+        expect(loop.guardOf(hostile.build())).toBeUndefined();
+        expect(loop.stopWhen({ steps: hostile.build() as never })).toBe(false);
+        expect(loop.stopWhen(hostile.build() as never)).toBe(false);
       }),
       fuzzParameters(300),
     );

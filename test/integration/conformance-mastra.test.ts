@@ -46,8 +46,8 @@ function create(): Shared {
   const runs = new Map<string, RunRecord>();
   const { model } = scriptedModel((prompt) => {
     const record = runOf(runs, prompt);
-    // The model is called once a turn (the prompt cannot tell: Mastra adds its feedback, and a skipped call's output,
-    // in messages of their own).
+    // The model is called once a turn (the prompt cannot tell: the guard's warning is a system message of its own, and
+    // a skipped call's output a message of its own).
     const turn = ++record.turn;
     const scripted = record.script.turns[turn] ?? { text: 'out of script' };
     if ('text' in scripted) return { text: scripted.text };

@@ -3,10 +3,12 @@
  * never run). Every `@ts-expect-error` must really be an error, so the checks cannot pass vacuously.
  */
 import { Agent } from '@mastra/core/agent';
-import type { AgentExecutionOptions, IterationCompleteContext, OnIterationCompleteHandler } from '@mastra/core/agent';
+import type { AgentExecutionOptions } from '@mastra/core/agent';
+import type { ProcessInputStepArgs } from '@mastra/core/processors';
+import { RequestContext } from '@mastra/core/request-context';
 import type { ToolHookContext, ToolHooks } from '@mastra/core/tools';
 import { describe, expectTypeOf, it } from 'vitest';
-import { toMastraOptions, type CallRefusal, type MastraIterationLike, type MastraToolHookContextLike } from '../../src/adapters/mastra.js';
+import { toMastraOptions, type CallRefusal, type MastraPrepareStepLike, type MastraToolHookContextLike } from '../../src/adapters/mastra.js';
 import { createGuard, toStopWhen } from '../../src/index.js';
 import type { AiSdkStepLike, Guard, LoopWarning, StopVerdict } from '../../src/index.js';
 
@@ -16,34 +18,73 @@ const loop = toMastraOptions({ maxSteps: 30 });
 describe('toMastraOptions', () => {
   it('gives Mastra its own option types', () => {
     expectTypeOf(loop.stopWhen).toExtend<NonNullable<AgentExecutionOptions['stopWhen']>>();
+    expectTypeOf(loop.prepareStep).toExtend<NonNullable<AgentExecutionOptions['prepareStep']>>();
     expectTypeOf(loop.hooks).toExtend<ToolHooks>();
-    expectTypeOf(loop.onIterationComplete).toExtend<OnIterationCompleteHandler>();
-    expectTypeOf(loop).toExtend<Pick<AgentExecutionOptions, 'stopWhen' | 'hooks' | 'onIterationComplete'>>();
+    expectTypeOf(loop).toExtend<Pick<AgentExecutionOptions, 'stopWhen' | 'prepareStep' | 'hooks'>>();
   });
 
-  it('spreads into generate() and stream(), and its stopWhen sits in an array next to others', async () => {
+  it('spreads into generate() and stream(), and its parts sit next to options of your own', async () => {
     await agent.generate('go', { ...loop, maxSteps: 20 });
     await agent.stream('go', { ...loop });
+    await agent.generate('go', { ...loop, requestContext: new RequestContext() });
     const tenSteps = ({ steps }: { readonly steps: readonly unknown[] }) => steps.length >= 10;
-    await agent.generate('go', { stopWhen: [loop.stopWhen, tenSteps], hooks: loop.hooks, onIterationComplete: loop.onIterationComplete });
-  });
-
-  it('reads Mastra’s hook contexts', () => {
-    expectTypeOf<ToolHookContext>().toExtend<MastraToolHookContextLike>();
-    expectTypeOf<IterationCompleteContext>().toExtend<MastraIterationLike>();
-  });
-
-  it('types its verdict, guard, callbacks and factory', () => {
-    expectTypeOf(loop.verdict()).toEqualTypeOf<StopVerdict | undefined>();
-    expectTypeOf(loop.guard).toEqualTypeOf<Guard>();
-    toMastraOptions(() => createGuard(), {
-      onStop: (verdict) => expectTypeOf(verdict).toEqualTypeOf<StopVerdict>(),
-      onWarning: (warnings) => expectTypeOf(warnings).toEqualTypeOf<readonly LoopWarning[]>(),
-      onBlock: (refusal, call) => {
-        expectTypeOf(refusal).toEqualTypeOf<CallRefusal>();
-        expectTypeOf(call.toolName).toEqualTypeOf<string | undefined>();
+    await agent.generate('go', {
+      stopWhen: [loop.stopWhen, tenSteps],
+      hooks: loop.hooks,
+      // A prepareStep of your own hands Mastra's arguments on as they are.
+      prepareStep: (args) => {
+        loop.prepareStep(args);
       },
     });
+  });
+
+  it('reads Mastra’s hook arguments', () => {
+    expectTypeOf<ToolHookContext>().toExtend<MastraToolHookContextLike>();
+    expectTypeOf<ProcessInputStepArgs>().toExtend<MastraPrepareStepLike>();
+    expectTypeOf(loop.prepareStep).parameter(0).toEqualTypeOf<MastraPrepareStepLike>();
+    expectTypeOf(loop.prepareStep).returns.toBeVoid();
+    expectTypeOf(loop.stopWhen).returns.toEqualTypeOf<boolean>();
+  });
+
+  it('finds a verdict from the result or the requestContext, and a guard from the requestContext', async () => {
+    const requestContext = new RequestContext();
+    const result = await agent.generate('go', { ...loop, requestContext });
+    expectTypeOf(loop.verdictOf(result)).toEqualTypeOf<StopVerdict | undefined>();
+    expectTypeOf(loop.verdictOf(requestContext)).toEqualTypeOf<StopVerdict | undefined>();
+    const output = await agent.stream('go', { ...loop, requestContext });
+    expectTypeOf(loop.verdictOf(output)).toEqualTypeOf<StopVerdict | undefined>();
+    expectTypeOf(loop.verdictOf(await output.getFullOutput())).toEqualTypeOf<StopVerdict | undefined>();
+    expectTypeOf(loop.guardOf(requestContext)).toEqualTypeOf<Guard | undefined>();
+    // The parts of the old shape are gone: one object now serves many runs.
+    expectTypeOf(loop).not.toHaveProperty('verdict');
+    expectTypeOf(loop).not.toHaveProperty('guard');
+    expectTypeOf(loop).not.toHaveProperty('onIterationComplete');
+  });
+
+  it('types its callbacks, with the run’s requestContext, and its factory', () => {
+    toMastraOptions(
+      (requestContext) => {
+        expectTypeOf(requestContext).toEqualTypeOf<unknown>();
+        return createGuard();
+      },
+      {
+        onStop: (verdict, requestContext) => {
+          expectTypeOf(verdict).toEqualTypeOf<StopVerdict>();
+          expectTypeOf(requestContext).toEqualTypeOf<unknown>();
+        },
+        onWarning: (warnings, requestContext) => {
+          expectTypeOf(warnings).toEqualTypeOf<readonly LoopWarning[]>();
+          expectTypeOf(requestContext).toEqualTypeOf<unknown>();
+        },
+        onBlock: (refusal, call) => {
+          expectTypeOf(refusal).toEqualTypeOf<CallRefusal>();
+          expectTypeOf(call).toEqualTypeOf<MastraToolHookContextLike>();
+          expectTypeOf(call.toolName).toEqualTypeOf<string | undefined>();
+        },
+      },
+    );
+    // A guard restored per run, keyed by what the run's requestContext holds.
+    toMastraOptions((requestContext) => createGuard({ maxSteps: requestContext instanceof RequestContext ? 30 : 10 }));
     // @ts-expect-error: the factory must return a guard
     toMastraOptions(() => ({ check: () => true }));
   });

@@ -148,7 +148,7 @@ describe('toMastraOptions in agent.generate()', () => {
     expect(loop.verdictOf(result)).toBeUndefined();
   });
 
-  it('leaves a healthy run untouched: no feedback, no call refused', async () => {
+  it('leaves a healthy run untouched: no warning, no call refused', async () => {
     const { runs, tools } = countedTools();
     const { observed, loop } = observedGuard();
     const script: MastraTurn[] = [

@@ -36,7 +36,13 @@ const guardOfSubpath: Readonly<Record<string, (subpath: unknown) => Promise<obje
     const middleware = (subpath as typeof LangChain).loopGuardMiddleware(undefined, { ToolMessage });
     return Promise.resolve(middleware.guardOf({ messages: [] }));
   },
-  mastra: (subpath) => Promise.resolve((subpath as typeof Mastra).toMastraOptions().guard),
+  mastra: (subpath) => {
+    const loop = (subpath as typeof Mastra).toMastraOptions();
+    // A run's first model call starts its guard, kept by the run's requestContext.
+    const requestContext = {};
+    loop.prepareStep({ steps: [], requestContext });
+    return Promise.resolve(loop.guardOf(requestContext));
+  },
 };
 
 /** The name under which the report gives the second copy's answer. */
