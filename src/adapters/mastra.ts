@@ -67,7 +67,7 @@ export interface MastraLoopGuard {
    * ends the run with a tripwire on a stop verdict (`result.tripwire`: the reason, and the verdict as `metadata`), and
    * otherwise adds a loop warning to the model's instructions (a system message). Returns nothing: the step goes on
    * as Mastra planned it.
-   * @throws TypeError when a run hands it fewer steps than it already recorded for the same `requestContext` (two runs
+   * @throws TypeError when a run hands it steps other than those it recorded for the same `requestContext` (two runs
    *   at once share one), or more than `MAX_REPLAY_STEPS` (100,000) steps it has not seen, and when its `stopWhen`
    *   was never asked (only part of the object was passed to Mastra)
    */
@@ -94,6 +94,8 @@ interface Run {
   readonly guard: Guard;
   /** How many of the run's steps the guard has recorded. */
   recorded: number;
+  /** The `usage` or `request` object of the step recorded last: another run's step at its index has other ones. */
+  lastStep: object | undefined;
   stop: StopVerdict | undefined;
   /** The calls of the step in progress `beforeToolCall` judged, in order. */
   screen: ResponseScreen;
@@ -139,7 +141,7 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
   };
 
   function startRun(context: unknown): Run {
-    const run: Run = { guard: newGuard(context), recorded: 0, stop: undefined, screen: new ResponseScreen() };
+    const run: Run = { guard: newGuard(context), recorded: 0, lastStep: undefined, stop: undefined, screen: new ResponseScreen() };
     const object = key(context);
     if (object === undefined) contextless = run;
     else runs.set(object, run);
@@ -179,9 +181,12 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
     return false;
   }
 
+  /** What is known of a step by its model call: its `usage` object, or else its `request` object. */
+  const stepKey = (step: unknown): object | undefined => key(safeRead(step, 'usage')) ?? key(safeRead(step, 'request'));
+
   /** Mastra's own record of a step `prepareStep` is handed, or the step itself when `stopWhen` was not lent it. */
   function exactStep(step: unknown): unknown {
-    const object = key(safeRead(step, 'usage')) ?? key(safeRead(step, 'request'));
+    const object = stepKey(step);
     return (object === undefined ? undefined : exact.get(object)) ?? step;
   }
 
@@ -196,9 +201,10 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
       return;
     }
     const run = runOf(context) ?? startRun(context);
-    if (length < run.recorded) {
+    const lastStep = run.recorded === 0 ? undefined : stepKey(safeRead(steps, String(run.recorded - 1)));
+    if (length < run.recorded || (run.lastStep !== undefined && lastStep !== undefined && lastStep !== run.lastStep)) {
       throw new TypeError(
-        `agent-loopguard: toMastraOptions was handed a run of ${String(length)} steps for a requestContext whose run has ${String(run.recorded)}: two runs at once share one requestContext. Give each generate() or stream() its own (Mastra makes one per run when none is passed).`,
+        'agent-loopguard: toMastraOptions was handed, under one requestContext, steps that are not those of the run it recorded there: two runs at once share one requestContext. Give each generate() or stream() its own (Mastra makes one per run when none is passed).',
       );
     }
     if (length - run.recorded > MAX_REPLAY_STEPS) {
@@ -214,7 +220,11 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
     const wasStopped = run.stop !== undefined;
     let latest: Verdict | undefined;
     // Each step read once: the array may be a proxy whose items change or throw when read.
-    for (let index = run.recorded; index < length; index++) latest = record(run, exactStep(safeRead(steps, String(index))), index === length - 1);
+    for (let index = run.recorded; index < length; index++) {
+      const step = safeRead(steps, String(index));
+      latest = record(run, exactStep(step), index === length - 1);
+      run.lastStep = stepKey(step);
+    }
     if (run.stop !== undefined) {
       if (!wasStopped) {
         stops.add(run.stop);

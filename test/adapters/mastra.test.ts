@@ -193,18 +193,19 @@ describe('toMastraOptions', () => {
     unlent.prepareStep({ steps: [], requestContext });
     expect(() => { unlent.prepareStep({ steps: [step(['a'])], requestContext }); }).toThrow(/its stopWhen was never asked\. Spread the whole object/);
 
-    const shared = toMastraOptions();
-    const first = new Run(shared);
-    first.step(['a']);
-    first.step(['b']);
-    const second = Object.assign(new Run(shared), { requestContext: first.requestContext });
-    second.step(['x']);
-    first.step(['c']);
-    expect(() => second.step(['y'])).toThrow(
-      new TypeError(
-        'agent-loopguard: toMastraOptions was handed a run of 1 steps for a requestContext whose run has 2: two runs at once share one requestContext. Give each generate() or stream() its own (Mastra makes one per run when none is passed).',
-      ),
-    );
+    // Two runs at once on one requestContext: however their steps interleave, the first step that is not the shared
+    // run's own gives them away.
+    const sharedContext = {};
+    const interleavings: [string, (first: Run, second: Run) => void][] = [
+      ['the second starts after the first recorded two steps', (first, second) => { first.step(['a']); first.step(['b']); second.step(['x']); first.step(['c']); second.step(['y']); }],
+      ['the two take their steps in turn', (first, second) => { for (let round = 0; round < 3; round++) { first.prepare(); second.prepare(); first.step(['a']); second.step(['x']); } }],
+    ];
+    for (const [name, interleave] of interleavings) {
+      const shared = toMastraOptions();
+      const first = Object.assign(new Run(shared), { requestContext: sharedContext });
+      const second = Object.assign(new Run(shared), { requestContext: sharedContext });
+      expect(() => { interleave(first, second); }, name).toThrow(new TypeError('agent-loopguard: toMastraOptions was handed, under one requestContext, steps that are not those of the run it recorded there: two runs at once share one requestContext. Give each generate() or stream() its own (Mastra makes one per run when none is passed).'));
+    }
   });
 
   it(`refuses more than ${String(MAX_REPLAY_STEPS)} steps it has not seen in one call`, () => {

@@ -188,6 +188,27 @@ describe('toMastraOptions in agent.generate()', () => {
   });
 });
 
+describe('toMastraOptions given one requestContext for two runs at once', () => {
+  it('rejects one of them with the TypeError that names the fix, rather than mixing them', async () => {
+    const { tools } = countedTools();
+    const { model } = scriptedModel((_prompt, index) => (index > 12 ? { text: 'Done.' } : { calls: [{ id: `call-${String(index)}`, name: 'read', input: { page: index } }] }));
+    const { loop } = observedGuard();
+    const requestContext = new RequestContext();
+    const agent = agentWith(model, tools);
+
+    const results = await Promise.allSettled([agent.generate('Read.', { ...loop, maxSteps: 20, requestContext }), agent.generate('Read.', { ...loop, maxSteps: 20, requestContext })]);
+
+    const rejected = results.filter((result) => result.status === 'rejected');
+    expect(rejected).toHaveLength(1);
+    // Mastra passes the error on as a copy of its own (an Error named TypeError, with a toJSON): compared by name and message.
+    expect(rejected[0]?.reason).toMatchObject({
+      name: 'TypeError',
+      message:
+        'agent-loopguard: toMastraOptions was handed, under one requestContext, steps that are not those of the run it recorded there: two runs at once share one requestContext. Give each generate() or stream() its own (Mastra makes one per run when none is passed).',
+    });
+  });
+});
+
 describe('toStopWhen in agent.generate()', () => {
   it('stops a looping run by itself, unchanged: the third identical call runs, and the run ends after it', async () => {
     const { runs, tools } = countedTools();
