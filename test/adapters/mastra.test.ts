@@ -178,6 +178,12 @@ describe('toMastraOptions', () => {
     expect(run.prepare()).toBe(false);
     expect(factory).toHaveBeenCalledWith(run.requestContext);
     expect(loop.verdictOf(run.requestContext)?.code).toBe('MAX_STEPS');
+    // A host without Mastra's abort cannot be stopped: prepareStep adds no warning and returns; the verdict stays.
+    const messages: unknown[] = [];
+    const hostWithoutAbort = { steps: run.steps.map(rebuilt), requestContext: run.requestContext, messageList: { addSystem: (message: unknown) => messages.push(message) } };
+    expect(() => { loop.prepareStep(hostWithoutAbort); }).not.toThrow();
+    expect(messages).toEqual([]);
+    expect(loop.verdictOf(run.requestContext)?.code).toBe('MAX_STEPS');
     expect(() => toMastraOptions({ maxSteps: 0 })).toThrow(TypeError);
   });
 
