@@ -81,7 +81,7 @@ const mastraStep = record({
 const MASTRA_ERRORS = {
   neverSaw: /^agent-loopguard: the beforeToolCall of toMastraOptions was called in a run its prepareStep never saw\./,
   neverAsked: /^agent-loopguard: the prepareStep of toMastraOptions ran, but its stopWhen was never asked\./,
-  shared: /^agent-loopguard: toMastraOptions was handed a run of \S+ steps for a requestContext whose run has \d+: two runs at once share one requestContext\./,
+  shared: /^agent-loopguard: toMastraOptions was handed, under one requestContext, steps that are not those of the run it recorded there: two runs at once share one requestContext\./,
   tooMany: /^agent-loopguard: the prepareStep of toMastraOptions was given (\d+|Infinity) steps it had not seen; it checks at most 100000 new steps per call\.$/,
 };
 
