@@ -127,8 +127,8 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
   let contextless: Run | undefined;
   const stops = new WeakSet<StopVerdict>();
   /**
-   * Mastra's own steps, as `stopWhen` is handed them, by their `usage` and `request` objects: the step `prepareStep` is
-   * handed for the same model call shares both, and is otherwise rebuilt from the conversation.
+   * Mastra's own steps, as `stopWhen` is handed them, by their model call's `usage` (or else `request`) object: the step
+   * `prepareStep` is handed for the same model call shares both, and is otherwise rebuilt from the conversation.
    */
   const exact = new WeakMap<object, unknown>();
   const lent = new WeakMap<object, number>();
@@ -156,14 +156,17 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
     const ids = safeArray(safeRead(step, 'toolCalls'))
       .filter((call) => typeof safeRead(call, 'toolName') === 'string')
       .map((call) => safeRead(call, 'toolCallId'));
-    const toolCalls = (mapped.toolCalls ?? []).map((call, index) => screen.recorded(ids[index], call));
-    const guardStep: GuardStep = mapped.toolCalls === undefined ? mapped : { ...mapped, toolCalls };
+    const guardStep: GuardStep =
+      mapped.toolCalls === undefined ? mapped : { ...mapped, toolCalls: mapped.toolCalls.map((call, index) => screen.recorded(ids[index], call)) };
     const verdict = run.guard.check(guardStep);
     run.recorded++;
     if (judged) run.screen = new ResponseScreen();
     if (verdict.stop && run.stop === undefined) run.stop = verdict;
     return verdict;
   }
+
+  /** What is known of a step by its model call: its `usage` object, or else its `request` object. */
+  const stepKey = (step: unknown): object | undefined => key(safeRead(step, 'usage')) ?? key(safeRead(step, 'request'));
 
   function stopWhen(input: { readonly steps: readonly unknown[] }): boolean {
     stopWhenAsked = true;
@@ -172,17 +175,12 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
     const length = Math.min(arrayLength(steps) ?? 0, MAX_REPLAY_STEPS);
     for (let index = lent.get(steps as object) ?? 0; index < length; index++) {
       const step = safeRead(steps, String(index));
-      for (const field of ['usage', 'request']) {
-        const object = key(safeRead(step, field));
-        if (object !== undefined) exact.set(object, step);
-      }
+      const object = stepKey(step);
+      if (object !== undefined) exact.set(object, step);
     }
     lent.set(steps as object, length);
     return false;
   }
-
-  /** What is known of a step by its model call: its `usage` object, or else its `request` object. */
-  const stepKey = (step: unknown): object | undefined => key(safeRead(step, 'usage')) ?? key(safeRead(step, 'request'));
 
   /** Mastra's own record of a step `prepareStep` is handed, or the step itself when `stopWhen` was not lent it. */
   function exactStep(step: unknown): unknown {
@@ -201,7 +199,8 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
       return;
     }
     const run = runOf(context) ?? startRun(context);
-    const lastStep = run.recorded === 0 ? undefined : stepKey(safeRead(steps, String(run.recorded - 1)));
+    // Before the first step is recorded, index -1 reads nothing.
+    const lastStep = stepKey(safeRead(steps, String(run.recorded - 1)));
     if (length < run.recorded || (run.lastStep !== undefined && lastStep !== undefined && lastStep !== run.lastStep)) {
       throw new TypeError(
         'agent-loopguard: toMastraOptions was handed, under one requestContext, steps that are not those of the run it recorded there: two runs at once share one requestContext. Give each generate() or stream() its own (Mastra makes one per run when none is passed).',
@@ -212,7 +211,8 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
         `agent-loopguard: the prepareStep of toMastraOptions was given ${String(length - run.recorded)} steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`,
       );
     }
-    if (length > run.recorded && !stopWhenAsked) {
+    // A run with steps recorded got past this already: the check only matters before its first.
+    if (!stopWhenAsked) {
       throw new TypeError(
         'agent-loopguard: the prepareStep of toMastraOptions ran, but its stopWhen was never asked. Spread the whole object into generate() or stream() ({ ...loop }), or put loop.stopWhen in a stopWhen array of your own.',
       );
@@ -263,7 +263,8 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
     const run = runOf(requestContextOrResult);
     if (run !== undefined && key(requestContextOrResult) !== undefined) return run.stop;
     const metadata = safeRead(safeRead(requestContextOrResult, 'tripwire'), 'metadata');
-    return typeof metadata === 'object' && metadata !== null && stops.has(metadata as StopVerdict) ? (metadata as StopVerdict) : undefined;
+    // A WeakSet holds objects only: anything else is not one of its verdicts.
+    return stops.has(metadata as StopVerdict) ? (metadata as StopVerdict) : undefined;
   }
 
   const loop = { stopWhen, prepareStep, hooks: { beforeToolCall } };
