@@ -265,3 +265,122 @@ describe('toMastraOptions with reused and missing call ids', () => {
     });
   }
 });
+
+describe('toMastraOptions, what each hook hands on', () => {
+  it('adds a warning to the run’s messageList as a tagged system message, and calls no callback it was not given', () => {
+    const calls: { readonly self: unknown; readonly args: unknown[] }[] = [];
+    const messageList = {
+      addSystem(this: unknown, ...args: unknown[]) {
+        calls.push({ self: this, args });
+      },
+    };
+    for (const loop of [toMastraOptions({ maxSteps: 3 }), toMastraOptions({ maxSteps: 3 }, {})]) {
+      calls.length = 0;
+      const requestContext = {};
+      const steps: ReturnType<typeof step>[] = [];
+      let tripwire: unknown;
+      const prepare = () => {
+        loop.prepareStep({ steps: steps.map(rebuilt), requestContext, messageList, abort: (reason: string) => { tripwire = reason; } });
+      };
+      for (const id of ['a', 'b', 'c']) {
+        prepare();
+        const answer = loop.hooks.beforeToolCall(context(requestContext, id));
+        steps.push(step([id], [answer?.output ?? 'nothing']));
+        loop.stopWhen({ steps });
+      }
+      prepare();
+      expect(calls).toEqual([{ self: messageList, args: [{ role: 'system', content: expect.stringMatching(/^You have called search 2 times in a row/) as string }, 'agent-loopguard'] }]);
+      expect(tripwire).toMatch(/^Stopped by agent-loopguard \[MAX_STEPS\]/);
+      expect(loop.guardOf(requestContext)?.history[2]?.toolCalls).toEqual([{ name: 'search', args: { query: 'loops' }, blocked: true }]);
+    }
+  });
+
+  it('records several new steps at once, each from Mastra’s own record, and the calls beforeToolCall judged as the newest step’s', () => {
+    const loop = toMastraOptions({ repeatedToolCall: { threshold: 2 }, noProgress: false });
+    const requestContext = {};
+    loop.prepareStep({ steps: [], requestContext });
+    // Two calls judged for the step in progress: the second is refused.
+    expect(loop.hooks.beforeToolCall(context(requestContext, 'b1'))).toBeUndefined();
+    expect(loop.hooks.beforeToolCall(context(requestContext, 'b2'))).toHaveProperty('proceed', false);
+    const steps = [step(['a1'], undefined, 'other'), step(['b1', 'b2'])];
+    loop.stopWhen({ steps });
+    loop.prepareStep({ steps: steps.map(rebuilt), requestContext });
+    const guard = loop.guardOf(requestContext);
+    expect(guard?.history.map((recorded) => recorded.toolCalls?.map((call) => call.blocked === true))).toEqual([[false], [false, true]]);
+    expect(guard?.history.map((recorded) => recorded.text)).toEqual(['Searching (a1).', 'Searching (b1, b2).']);
+  });
+
+  it('knows Mastra’s record of a step by its usage object, or by its request object when it has no usage', () => {
+    const loop = toMastraOptions();
+    const requestContext = {};
+    loop.prepareStep({ steps: [], requestContext });
+    const onlyUsage = { ...step(['a']), request: undefined };
+    const onlyRequest = { ...step(['b']), usage: undefined };
+    const steps = [onlyUsage, onlyRequest];
+    loop.stopWhen({ steps });
+    loop.prepareStep({ steps: steps.map(rebuilt), requestContext });
+    expect(loop.guardOf(requestContext)?.history.map((recorded) => recorded.text)).toEqual(['Searching (a).', 'Searching (b).']);
+  });
+
+  it('reads each of Mastra’s steps once, however often stopWhen is asked', () => {
+    const loop = toMastraOptions();
+    const reads: string[] = [];
+    const records = [step(['a']), step(['b'])];
+    const steps = new Proxy(records, {
+      get(target, name, receiver) {
+        if (typeof name === 'string' && /^\d+$/.test(name)) reads.push(name);
+        return Reflect.get(target, name, receiver) as unknown;
+      },
+    });
+    loop.stopWhen({ steps });
+    loop.stopWhen({ steps });
+    records.push(step(['c']));
+    loop.stopWhen({ steps });
+    expect(reads).toEqual(['0', '1', '2']);
+  });
+
+  it('keeps the first stop of a run a host without abort goes on with, and tells onStop of it once', () => {
+    const onStop = vi.fn();
+    const loop = toMastraOptions({ maxSteps: 1 }, { onStop });
+    const requestContext = {};
+    const steps: ReturnType<typeof step>[] = [];
+    loop.prepareStep({ steps: [], requestContext });
+    for (const id of ['a', 'b', 'c']) {
+      steps.push(step([id], undefined, id));
+      loop.stopWhen({ steps });
+      loop.prepareStep({ steps: steps.map(rebuilt), requestContext });
+    }
+    const verdict = loop.verdictOf(requestContext);
+    expect(verdict).toMatchObject({ code: 'MAX_STEPS', evidence: { steps: 1, limit: 1 } });
+    expect(onStop).toHaveBeenCalledOnce();
+    expect(onStop).toHaveBeenCalledWith(verdict, requestContext);
+    expect(loop.guardOf(requestContext)?.history).toHaveLength(3);
+  });
+
+  it('keeps a run without a requestContext to itself: verdictOf and guardOf do not answer for undefined', () => {
+    const loop = toMastraOptions({ maxSteps: 1 });
+    loop.stopWhen({ steps: [] });
+    let stopped: unknown;
+    loop.prepareStep({ steps: [] });
+    loop.prepareStep({ steps: [step(['a'])], abort: (_reason: string, options: { metadata: unknown }) => { stopped = options.metadata; } });
+    expect(stopped).toMatchObject({ code: 'MAX_STEPS' });
+    expect(loop.verdictOf({ tripwire: { metadata: stopped } })).toBe(stopped);
+    expect(loop.verdictOf(undefined)).toBeUndefined();
+    expect(loop.guardOf(undefined)).toBeUndefined();
+  });
+
+  it(`checks up to ${String(MAX_REPLAY_STEPS)} new steps in one call after those it recorded, and counts only new ones when refusing more`, () => {
+    const loop = toMastraOptions({ maxSteps: false, noProgress: false, repeatedToolCall: false, oscillation: false });
+    loop.stopWhen({ steps: [] });
+    const requestContext = {};
+    loop.prepareStep({ steps: [], requestContext });
+    const first = step(['a']);
+    loop.prepareStep({ steps: [first], requestContext });
+    const steps: unknown[] = [first];
+    steps.length = MAX_REPLAY_STEPS + 2;
+    expect(() => { loop.prepareStep({ steps, requestContext }); }).toThrow(`was given ${String(MAX_REPLAY_STEPS + 1)} steps it had not seen`);
+    steps.length = MAX_REPLAY_STEPS + 1;
+    loop.prepareStep({ steps, requestContext });
+    expect(loop.guardOf(requestContext)?.history).toHaveLength(MAX_REPLAY_STEPS + 1);
+  });
+});
