@@ -58,19 +58,21 @@ export function countJsonValues(text: string, maximum: number): number {
   return count;
 }
 
-/** Why a text is not parsed: it holds more JSON values than {@link MAX_INPUT_VALUES}. */
-function tooManyValues(text: string, what: string): string | undefined {
-  return countJsonValues(text, MAX_INPUT_VALUES) > MAX_INPUT_VALUES ? `${what} holds more than ${MAX_INPUT_VALUES} JSON values` : undefined;
-}
-
 /** How much of the input one line or one document may be. Tests pass small ones. */
 export interface ReadLimits {
   readonly maxLineBytes: number;
   readonly maxDocumentBytes: number;
+  /** Most JSON values one line or document may hold. */
+  readonly maxValues: number;
 }
 
 /** The limits the command uses. */
-export const DEFAULT_READ_LIMITS: ReadLimits = Object.freeze({ maxLineBytes: MAX_LINE_BYTES, maxDocumentBytes: MAX_DOCUMENT_BYTES });
+export const DEFAULT_READ_LIMITS: ReadLimits = Object.freeze({ maxLineBytes: MAX_LINE_BYTES, maxDocumentBytes: MAX_DOCUMENT_BYTES, maxValues: MAX_INPUT_VALUES });
+
+/** Why a text is not parsed: it holds more JSON values than the limits allow. */
+function tooManyValues(text: string, what: string, limits: ReadLimits): string | undefined {
+  return countJsonValues(text, limits.maxValues) > limits.maxValues ? `${what} holds more than ${limits.maxValues} JSON values` : undefined;
+}
 
 /** How a recorded run ended, as far as its source knows. */
 export interface RunOutcome {
@@ -260,7 +262,7 @@ function lineItem(bytes: Uint8Array | null, file: string, line: number, limits: 
   const text = decodeUtf8(bytes)?.trim();
   if (text === undefined) return { error: { file, line, message: 'not valid UTF-8' } };
   if (text === '') return undefined;
-  const crowded = tooManyValues(text, 'the line');
+  const crowded = tooManyValues(text, 'the line', limits);
   if (crowded !== undefined) return { error: { file, line, message: crowded } };
   let value: unknown;
   try {
@@ -347,7 +349,7 @@ async function* readJsonDocument(file: string, gzip: boolean, limits: ReadLimits
   }
   // An empty file holds no runs, as an empty JSON-lines file does; it is not a JSON error.
   if (/^[\t\n\r ]*$/.test(text)) return;
-  const crowded = tooManyValues(text, 'the document');
+  const crowded = tooManyValues(text, 'the document', limits);
   if (crowded !== undefined) {
     yield { error: { file, line: null, message: crowded } };
     return;
@@ -381,7 +383,7 @@ async function* readJsonDocument(file: string, gzip: boolean, limits: ReadLimits
  * Reads the runs of one file, choosing the format by its name: a trailing `.gz` means gzip; then `.json` is one JSON
  * document and anything else (`.jsonl`, `.ndjson`, ...) is JSON lines, one run a line.
  * @param file - path of the file
- * @param limits - how long a line and how large a document may be
+ * @param limits - how long a line and how large a document may be, and how many JSON values either may hold
  */
 export function readRuns(file: string, limits: ReadLimits = DEFAULT_READ_LIMITS): AsyncGenerator<RunOrError> {
   const lower = file.toLowerCase();

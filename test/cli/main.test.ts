@@ -317,14 +317,14 @@ describe('agent-loopguard replay --stuck-status', () => {
 
 describe('agent-loopguard replay, limits', () => {
   it('uses the documented caps by default', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxLineBytes: 64 * 1024 * 1024, maxDocumentBytes: 64 * 1024 * 1024, maxListedErrors: 1000 });
+    expect(DEFAULT_LIMITS).toEqual({ maxLineBytes: 64 * 1024 * 1024, maxDocumentBytes: 64 * 1024 * 1024, maxValues: 4_000_000, maxListedErrors: 1000 });
   });
 
   it('reports a line or document past its cap, lists errors up to the cap on stdout, and every one on stderr', async () => {
     const long = JSON.stringify({ id: 'long', steps: [{ text: 'x'.repeat(5000) }] });
     writeFileSync(at('capped.jsonl'), ['nope', long, 'nope', readFileSync(SYNTHETIC, 'utf8')].join('\n'));
     writeFileSync(at('capped.json.gz'), gzipSync(JSON.stringify([{ text: 'y'.repeat(400) }])));
-    const limits = { maxLineBytes: 4096, maxDocumentBytes: 256, maxListedErrors: 2 };
+    const limits = { maxLineBytes: 4096, maxDocumentBytes: 256, maxValues: 1000, maxListedErrors: 2 };
     const result = await run(['replay', '--json', at('capped.jsonl'), at('capped.json.gz')], limits);
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n').map((line) => line.replace(/^.*?(:\d+)?: (not valid JSON).*$/, '$1 $2').replace(/^.*?(:\d+)?: /, '$1 '))).toEqual([

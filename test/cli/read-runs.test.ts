@@ -5,6 +5,7 @@ import {
   DEFAULT_READ_LIMITS,
   decodeUtf8,
   MAX_DOCUMENT_BYTES,
+  MAX_INPUT_VALUES,
   MAX_LINE_BYTES,
   readCapped,
   readRuns,
@@ -184,14 +185,15 @@ describe('readRuns on .json documents', () => {
 const place = { file: 'runs.jsonl', line: 7, fallbackId: 'runs.jsonl:7' };
 
 /** Small caps, so the tests need no 64 MiB files. */
-const SMALL: ReadLimits = { maxLineBytes: 1024, maxDocumentBytes: 2048 };
+const SMALL: ReadLimits = { maxLineBytes: 1024, maxDocumentBytes: 2048, maxValues: 1000 };
 const INVALID_UTF8 = Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]); // {"id":"\xff"}
 
 describe('the read limits', () => {
-  it('default to 64 MiB a line and 64 MiB a document, as documented', () => {
+  it('default to 64 MiB a line, 64 MiB a document and 4,000,000 JSON values in either, as documented', () => {
     expect(MAX_LINE_BYTES).toBe(67_108_864);
     expect(MAX_DOCUMENT_BYTES).toBe(67_108_864);
-    expect(DEFAULT_READ_LIMITS).toEqual({ maxLineBytes: MAX_LINE_BYTES, maxDocumentBytes: MAX_DOCUMENT_BYTES });
+    expect(MAX_INPUT_VALUES).toBe(4_000_000);
+    expect(DEFAULT_READ_LIMITS).toEqual({ maxLineBytes: MAX_LINE_BYTES, maxDocumentBytes: MAX_DOCUMENT_BYTES, maxValues: MAX_INPUT_VALUES });
   });
 
   it('report a line longer than the cap by number, skip it, and read the lines after it', async () => {

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { countJsonValues, MAX_INPUT_VALUES, MAX_RUN_STEPS, rawNumberIds, readRuns } from '../../src/cli/read-runs.js';
+import { countJsonValues, DEFAULT_READ_LIMITS, MAX_INPUT_VALUES, MAX_RUN_STEPS, rawNumberIds, readRuns, type ReadLimits } from '../../src/cli/read-runs.js';
 import { createGuard, type GuardSnapshot } from '../../src/index.js';
 import { useTempDir } from '../cli/support.js';
 
@@ -70,20 +70,29 @@ describe('the replay command on hostile files, issue 29 item 4', () => {
     expect(items).toEqual([MAX_RUN_STEPS, { file, line: 2, message: `a run of ${String(MAX_RUN_STEPS + 1)} steps; at most ${String(MAX_RUN_STEPS)} are replayed` }]);
   });
 
-  it('reports a JSON-lines line of more values than that, read in this process, and goes on to the next line', async () => {
+  // In this process, with a small cap, so the boundary is exact and the test stays quick; the cases above hold the
+  // command's own cap in a process of its own.
+  const CAP: ReadLimits = { ...DEFAULT_READ_LIMITS, maxValues: 100 };
+
+  it('reads a JSON-lines line of exactly the cap of values, reports one of more, and goes on to the next line', async () => {
     const file = at('crowded-line.jsonl');
-    writeFileSync(file, `{"id":"crowded","steps":[${'0,'.repeat(MAX_INPUT_VALUES).slice(0, -1)}]}\n{"id":"next","steps":[{}]}\n`);
+    // The run, its id key and string, its steps key and array: 5 values besides the steps.
+    const line = (id: string, steps: number): string => `{"id":"${id}","steps":[${'{},'.repeat(steps).slice(0, -1)}]}`;
+    writeFileSync(file, `${line('full', 95)}\n${line('crowded', 96)}\n{"id":"next","steps":[{}]}\n`);
     const items = [];
-    for await (const item of readRuns(file)) items.push(item.run?.id ?? item.error);
-    expect(items).toEqual([{ file, line: 1, message: `the line holds more than ${String(MAX_INPUT_VALUES)} JSON values` }, 'next']);
+    for await (const item of readRuns(file, CAP)) items.push(item.run?.id ?? item.error);
+    expect(items).toEqual(['full', { file, line: 2, message: 'the line holds more than 100 JSON values' }, 'next']);
   });
 
-  it('reports a .json document of more values than that without parsing it', async () => {
-    const file = at('crowded.json');
-    writeFileSync(file, `[${'0,'.repeat(MAX_INPUT_VALUES).slice(0, -1)}]`);
+  it('reads a .json document of exactly the cap of values, and reports one of more without parsing it', async () => {
+    const full = at('full.json');
+    const crowded = at('crowded.json');
+    // The array of steps is one value besides its steps.
+    writeFileSync(full, `[${'{},'.repeat(99).slice(0, -1)}]`);
+    writeFileSync(crowded, `[${'{},'.repeat(100).slice(0, -1)}]`);
     const items = [];
-    for await (const item of readRuns(file)) items.push(item);
-    expect(items).toEqual([{ error: { file, line: null, message: `the document holds more than ${String(MAX_INPUT_VALUES)} JSON values` } }]);
+    for (const file of [full, crowded]) for await (const item of readRuns(file, CAP)) items.push(item.run?.steps.length ?? item.error);
+    expect(items).toEqual([99, { file: crowded, line: null, message: 'the document holds more than 100 JSON values' }]);
   });
 
   it('counts values without parsing: strings with quotes and brackets inside, numbers, words, keys', () => {
