@@ -3,6 +3,7 @@
  * result read from its own top-level fields (`readResultFields`), and what that does to repeats, warnings, refusals,
  * stops and snapshots.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readResultFields, RESULT_FIELD_SCOPE, VOLATILE_SCOPE, volatileBlanked } from '../../src/detectors/answers.js';
 import { createGuard, type GuardOptions, type GuardStep } from '../../src/index.js';
@@ -36,6 +37,50 @@ describe('volatileBlanked', () => {
     expect(volatileBlanked(words(VOLATILE_SCOPE - 2, 'one'))).not.toBe(volatileBlanked(words(VOLATILE_SCOPE - 2, 'two')));
     // Past the scope, a word in the middle is not read.
     expect(volatileBlanked(words(VOLATILE_SCOPE + 2, 'one'))).toBe(volatileBlanked(words(VOLATILE_SCOPE + 2, 'two')));
+  });
+});
+
+/**
+ * volatileBlanked as plainly as it can be said, for texts within the scope: the text cut into tokens of long strings,
+ * runs of ASCII word characters, runs of white space (as `\s` reads it) and single other characters; each run of
+ * white space and of words with a digit between kept parts becomes `0` when it holds such a word, else one space.
+ */
+function blankedByRule(text: string): string {
+  const parts = text.match(/#[sn]\d+:[0-9a-f]{28}|\w+|\s+|[^]/g) ?? [];
+  const blanked = (part: string): boolean => /^\w+$/.test(part) && /\d/.test(part);
+  const saysWords = parts.some((part) => part.startsWith('#') ? part.length > 1 : /^\w+$/.test(part) && /[a-z]/i.test(part) && !/\d/.test(part));
+  if (!saysWords) return text;
+  let out = '';
+  let gap: string | undefined;
+  for (const part of parts) {
+    if (blanked(part) || /^\s+$/.test(part)) {
+      gap = gap === '0' || blanked(part) ? '0' : ' ';
+      continue;
+    }
+    out += (gap ?? '') + part;
+    gap = undefined;
+  }
+  return out + (gap ?? '');
+}
+
+describe('volatileBlanked against the rule it implements', () => {
+  it('answers as the plain rule on random texts of words, numbers, ids, tokens and every kind of white space', () => {
+    const pieces = fc.constantFrom(
+      'a', 'Zq', '_', '1', '07', 'x1', 'a_1', '#', '#s5:0123456789abcdef0123456789ab', '#n12:ffffffffffffffffffffffffffff', '.', '-', '+', 'é', '\u0080',
+      ' ', '  ', '\n', '\t', '\r\n', '\v', '\f', '\u00a0', '\u1680', '\u1fff', '\u2000', '\u2005', '\u200a', '\u200b', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff',
+    );
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 40 }), (chosen) => {
+        const text = chosen.join('');
+        expect(volatileBlanked(text)).toBe(blankedByRule(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads a text of exactly 4,096 characters whole', () => {
+    const text = `${'a'.repeat(VOLATILE_SCOPE - 2)} 1`;
+    expect(volatileBlanked(text)).toBe(`${'a'.repeat(VOLATILE_SCOPE - 2)}0`);
   });
 });
 
