@@ -85,6 +85,13 @@ describe('replayRun', () => {
     expect(replay).toMatchObject({ caught: true, label: 'stuck', afterStop: { steps: 0 } });
   });
 
+  it('counts a fault stop on the first step (index 0) as a false stop of a healthy run and a catch of a stuck one', () => {
+    const steps = [search('a'), search('b')];
+    const budget = { budget: { maxCostUsd: 0.1 } };
+    expect(replayRun(recorded(steps, { resolved: true, exitStatus: null }), budget)).toMatchObject({ falseStop: true, stop: { index: 0, fault: true } });
+    expect(replayRun(recorded(steps, { resolved: false, exitStatus: 'exit_cost' }), budget)).toMatchObject({ caught: true, stop: { index: 0 } });
+  });
+
   it('labels by the stuck statuses it is given, exit_cost alone without any', () => {
     const outcome = { resolved: false, exitStatus: 'max_steps' };
     expect(replayRun(recorded([search('a')], outcome)).label).toBe('ambiguous');
