@@ -7,7 +7,7 @@
  */
 import { loopMessage, loopWarnings } from '../guard/verdict.js';
 import type { Mutable } from '../utils/read.js';
-import { safeArray, safeRead } from '../utils/read.js';
+import { isObject, safeArray, safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardStep, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import type { CallRefusal } from '../types.js';
 import { arrayLength, guardFactory } from './step-replayer.js';
@@ -364,10 +364,6 @@ function messagesOf(state: unknown): unknown {
 function readableLength(messages: unknown): number {
   const claimed = arrayLength(messages) ?? 0;
   return claimed > 0 ? Math.floor(Math.min(claimed, 2 ** 32 - 1)) : 0;
-}
-
-function isObject(value: unknown): value is object {
-  return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
 
 /** The tool calls of an AI message, as the guard judges them, with their ids and LangChain's objects for them. */

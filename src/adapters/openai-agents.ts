@@ -4,7 +4,7 @@
  * itself is never imported, so it is not a dependency of this package.
  */
 import { loopMessage, loopWarnings } from '../guard/verdict.js';
-import { safeArray, safeRead, usableNumber } from '../utils/read.js';
+import { isObject, safeArray, safeRead, usableNumber } from '../utils/read.js';
 import type { CallRefusal, Guard, GuardOptions, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import { guardMaker, parseArguments, refusalStop, stopLine } from './per-run-guard.js';
 import { CallQueue, ResponseScreen } from './turn.js';
@@ -354,10 +354,6 @@ export function loopGuardForAgents(
     verdictOf: (run) => recordFor(run)?.stop,
     guardOf: (run) => recordFor(run)?.guard,
   };
-}
-
-function isObject(value: unknown): value is object {
-  return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
 
 /** The run's token counts so far; a figure that cannot be read counts as 0. */

@@ -1,5 +1,5 @@
 import { createGuard } from '../guard/create-guard.js';
-import { safeRead } from '../utils/read.js';
+import { isObject, safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardSnapshot, Verdict } from '../types.js';
 import { toGuardStep, type AiSdkCostFunction, type AiSdkStepLike } from './to-guard-step.js';
 
@@ -97,10 +97,6 @@ export function createStepReplayer<Step extends AiSdkStepLike>(
       return (chosen?.guard ?? newGuard()).snapshot();
     },
   };
-}
-
-function isObject(value: unknown): value is object {
-  return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { loopMessage, loopWarnings } from '../guard/verdict.js';
-import { MAX_ARRAY_ITEMS, safeRead } from '../utils/read.js';
+import { isObject, MAX_ARRAY_ITEMS, safeRead } from '../utils/read.js';
 import type { Mutable } from '../utils/read.js';
 import type { CallRefusal, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
 import { arrayLength, createStepReplayer, type Replay } from './step-replayer.js';
@@ -161,8 +161,4 @@ export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
   if (nudge || block) settings.prepareStep = prepareStep;
   if (block) settings.toolApproval = toolApproval;
   return settings;
-}
-
-function isObject(value: unknown): value is object {
-  return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }

@@ -3,9 +3,14 @@
  * absurd lengths read as "nothing there".
  */
 
+/** Whether a value can have properties and be a `WeakMap` key: an object or a function, not `null`. */
+export function isObject(value: unknown): value is object {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
 /** Reads a property of anything; a throwing getter, a throwing proxy trap or a revoked proxy reads as `undefined`. */
 export function safeRead(target: unknown, key: string): unknown {
-  if (target === null || (typeof target !== 'object' && typeof target !== 'function')) return undefined;
+  if (!isObject(target)) return undefined;
   try {
     return (target as Record<string, unknown>)[key];
   } catch {
