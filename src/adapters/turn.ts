@@ -1,4 +1,5 @@
 import type { CallRefusal, CallScreen, CallVerdict, Guard, GuardToolCall } from '../types.js';
+import { isObject } from '../utils/read.js';
 
 /**
  * Values kept per call of one response in the order the host reports them, and taken back in that order: the n-th value
@@ -54,14 +55,14 @@ export class ResponseScreen {
    * @param source - the host's object for the call, to know it again when asked twice; `undefined` when it has none
    * @param onRefused - called when the call is refused, the first time it is judged
    */
-  judge(guard: Guard, call: GuardToolCall, id: unknown, source?: unknown, onRefused?: (refusal: CallRefusal) => void): CallVerdict {
-    const object = typeof source === 'object' && source !== null ? source : undefined;
-    const known = object === undefined ? undefined : this.#byObject.get(object);
+  judge(guard: Guard, call: GuardToolCall, id: unknown, source: unknown, onRefused: (refusal: CallRefusal) => void): CallVerdict {
+    // A WeakMap answers `undefined` for a key it cannot hold: a host without an object for the call is never known again.
+    const known = this.#byObject.get(source as object);
     if (known !== undefined) return known;
     const verdict = (this.#screen ??= guard.screen()).judge(call);
-    if (object !== undefined) this.#byObject.set(object, verdict);
+    if (isObject(source)) this.#byObject.set(source, verdict);
     this.#judged.push(id, call.name, { call, verdict });
-    if (verdict.block) onRefused?.(verdict);
+    if (verdict.block) onRefused(verdict);
     return verdict;
   }
 
@@ -91,10 +92,10 @@ export interface ResponseCall {
  * their own call.
  */
 export class KnownResponse {
-  readonly #verdicts: CallVerdict[];
-  readonly #byObject = new Map<object, number>();
-  readonly #byId = new CallQueue<number>();
-  readonly #told = new Set<number>();
+  // By the host's own object for the call, when it hands the same one again; else by id and name, in order.
+  readonly #byObject = new WeakMap<object, KnownCall>();
+  readonly #byId = new CallQueue<KnownCall>();
+  readonly #told = new Set<KnownCall>();
 
   /**
    * @param guard - the run's guard, after the steps before this response
@@ -102,24 +103,28 @@ export class KnownResponse {
    */
   constructor(guard: Guard, calls: readonly ResponseCall[]) {
     const screen = guard.screen();
-    this.#verdicts = calls.map(({ call }) => screen.judge(call));
     calls.forEach(({ call, id, source }, position) => {
-      if (typeof source === 'object' && source !== null && !this.#byObject.has(source)) this.#byObject.set(source, position);
-      this.#byId.push(id, call.name, position);
+      const known: KnownCall = { verdict: screen.judge(call), position };
+      if (isObject(source) && !this.#byObject.has(source)) this.#byObject.set(source, known);
+      this.#byId.push(id, call.name, known);
     });
   }
 
   /**
-   * The verdict on a call the host asks about, and whether its refusal is told for the first time; `undefined` for a
-   * call that is not one of the response's.
+   * The verdict on a call the host asks about, its place in the response, and whether its refusal is told for the first
+   * time; `undefined` for a call that is not one of the response's.
    */
   verdictOf(source: unknown, id: unknown, name: unknown): { readonly verdict: CallVerdict; readonly position: number; readonly first: boolean } | undefined {
-    const known = typeof source === 'object' && source !== null ? this.#byObject.get(source) : undefined;
-    const position = known ?? this.#byId.take(id, name);
-    const verdict = position === undefined ? undefined : this.#verdicts[position];
-    if (position === undefined || verdict === undefined) return undefined;
-    const first = !this.#told.has(position);
-    this.#told.add(position);
-    return { verdict, position, first };
+    const known = this.#byObject.get(source as object) ?? this.#byId.take(id, name);
+    if (known === undefined) return undefined;
+    const first = !this.#told.has(known);
+    this.#told.add(known);
+    return { ...known, first };
   }
+}
+
+/** A call of a response known in full, judged: its verdict and its place in the response. */
+interface KnownCall {
+  readonly verdict: CallVerdict;
+  readonly position: number;
 }
