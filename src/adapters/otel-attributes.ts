@@ -30,33 +30,38 @@ export const LOOPGUARD_METRICS = Object.freeze({
   stops: 'agent_loopguard.stops',
 } as const);
 
-/** Every preview of the model's data an evidence holds (`argsPreview`, `textPreview`, `shapePreview`, cycle entries). */
-function previews(evidence: unknown, found: string[] = []): string[] {
+/**
+ * Every preview of the model's data an evidence holds (`argsPreview`, `textPreview`, `shapePreview`, cycle entries).
+ * Each value is read once, so a hand-made evidence that holds itself ends.
+ */
+function* previews(evidence: unknown, seen: Set<unknown>): Generator<string> {
+  if (seen.has(evidence)) return;
+  seen.add(evidence);
   if (Array.isArray(evidence)) {
     for (const item of evidence) {
       // An oscillation's cycle entry is `name(argsPreview)`: the name is kept, the arguments are not.
       if (typeof item === 'string') {
         const open = item.indexOf('(');
-        if (open >= 0) found.push(item.slice(open + 1, -1));
-      } else previews(item, found);
+        if (open >= 0) yield item.slice(open + 1, -1);
+      } else yield* previews(item, seen);
     }
   } else if (isRecord(evidence)) {
     for (const [key, value] of Object.entries(evidence)) {
-      if (typeof value === 'string' && key.endsWith('Preview')) found.push(value);
-      else if (typeof value === 'object') previews(value, found);
+      if (typeof value === 'string' && key.endsWith('Preview')) yield value;
+      else yield* previews(value, seen);
     }
   }
-  return found;
 }
 
 /** A detail with the evidence's previews of arguments, text and answers replaced by `…`. */
 export function withoutPreviews(detail: string, evidence: unknown): string {
-  // Longest first, so a preview that is part of another is not replaced inside it and leave the rest behind.
-  const found = previews(evidence).filter((preview) => preview !== '' && preview !== '…').sort((a, b) => b.length - a.length);
+  // Longest first, so a preview that is part of another is not replaced inside it and leave the rest behind. An empty
+  // preview is skipped: splitting on it would put `…` between every character.
+  const found = [...previews(evidence, new Set())].filter((preview) => preview !== '').sort((a, b) => b.length - a.length);
   return found.reduce((text, preview) => text.split(preview).join('…'), detail);
 }
 
-/** The tool a verdict's evidence names, if one: `tool`, or the name in the first cycle entry. */
+/** The tool a verdict's evidence names, if one: its `tool`. A cycle may name several tools, so it names none. */
 export function toolOf(evidence: unknown): string | undefined {
   if (!isRecord(evidence)) return undefined;
   if (typeof evidence.tool === 'string') return evidence.tool;

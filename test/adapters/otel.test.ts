@@ -1,4 +1,5 @@
 import { SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { LOOPGUARD_METRICS, loopGuardTelemetry } from '../../src/adapters/otel.js';
 import { createGuard } from '../../src/index.js';
@@ -26,6 +27,26 @@ function only(step: GuardStep): Verdict {
   const [verdict] = verdicts([step]);
   if (verdict === undefined) throw new Error('no verdict');
   return verdict;
+}
+
+/** A span of its own that keeps every call exactly as handed to it (the SDK's span drops `undefined` values). */
+function handedSpan(): { span: Span; calls: unknown[][] } {
+  const calls: unknown[][] = [];
+  const keep =
+    (method: string) =>
+    (...args: unknown[]) => {
+      calls.push([method, ...args]);
+      return span;
+    };
+  const span = { addEvent: keep('addEvent'), setAttribute: keep('setAttribute'), setStatus: keep('setStatus'), isRecording: () => true } as unknown as Span;
+  return { span, calls };
+}
+
+/** The detail recorded for a hand-made stop with this detail and evidence, arguments left out (the default). */
+function recordedDetail(detail: string, evidence: unknown): unknown {
+  const { span, calls } = handedSpan();
+  loopGuardTelemetry({ span }).onStop({ stop: true, reason: 'custom', code: 'MINE', detail, evidence } as never);
+  return (calls[0]?.[2] as Record<string, unknown> | undefined)?.['agent_loopguard.detail'];
 }
 
 function spanned() {
@@ -226,6 +247,33 @@ describe('what loopGuardTelemetry records', () => {
     const { span, events } = spanned();
     loopGuardTelemetry({ span, includeArguments: true }).onStop({ stop: true, reason: 'custom', code: 'MINE', detail: 'mine', evidence: { big: 10n } } as never);
     expect(events()[0]?.attributes).toEqual({ 'agent_loopguard.code': 'MINE', 'agent_loopguard.reason': 'custom', 'agent_loopguard.detail': 'mine', 'agent_loopguard.fault': true });
+  });
+});
+
+describe('what loopGuardTelemetry leaves out of a detail', () => {
+  it('the arguments of a cycle entry, keeping its name; an entry without arguments is all name', () => {
+    expect(recordedDetail('lookup, (x), search(q), search(q)', { cycle: ['lookup', '(x)', 'search(q)'] })).toBe('lookup, (…), search(…), search(…)');
+  });
+
+  it('previews: only texts under a key ending in Preview, however deep, and every copy of them', () => {
+    const evidence = { tool: 'search', count: 5, countPreview: 5, steps: [{ textPreview: 'plan' }, [{ shape: { argsPreview: 'q=1' } }]] };
+    expect(recordedDetail('search 5 times: plan, q=1, plan', evidence)).toBe('search 5 times: …, …, …');
+  });
+
+  it('the longest preview first, so a shorter one inside it leaves nothing of it behind', () => {
+    expect(recordedDetail('f(ab) g(abc)', { aPreview: 'ab', bPreview: 'abc' })).toBe('f(…) g(…)');
+    expect(recordedDetail('f(ab) g(abc)', { bPreview: 'abc', aPreview: 'ab' })).toBe('f(…) g(…)');
+  });
+
+  it('nothing for an empty preview', () => {
+    expect(recordedDetail('abc', { argsPreview: '', cycle: ['f()'] })).toBe('abc');
+  });
+
+  it('the previews of a hand-made evidence that holds itself, without throwing', () => {
+    const evidence: Record<string, unknown> = { argsPreview: 'secret' };
+    evidence.self = evidence;
+    evidence.list = [evidence, 'f(other)'];
+    expect(recordedDetail('secret other', evidence)).toBe('… …');
   });
 });
 
