@@ -138,10 +138,8 @@ export interface LangChainLoopGuardMiddleware<Message> {
 /** The guard of a run after the messages read so far. */
 interface Replay {
   readonly guard: Guard;
-  /** The index in `state.messages` just past the last message read. */
+  /** The index in `state.messages` just past the last message read that is not one of the guard's warnings. */
   end: number;
-  /** How many steps were checked. */
-  steps: number;
   /** The verdict on the latest step, `undefined` before the first. */
   verdict: Verdict | undefined;
   /** A check threw half-way through a step, so the guard no longer matches the messages read. */
@@ -150,7 +148,8 @@ interface Replay {
 
 /** A state's run as far as it is new: the replay that read the messages before `from`, and the messages after. */
 interface Located {
-  readonly replay: Replay;
+  /** `undefined` when no replay read on to `from`: the run is read from its start. */
+  readonly replay: Replay | undefined;
   /** The index in `state.messages` of the first message of `tail`. */
   readonly from: number;
   readonly tail: readonly unknown[];
@@ -212,58 +211,64 @@ export function loopGuardMiddleware<Message>(
   // The calls of each AI message, judged together when the first of them is asked about.
   const responses = new WeakMap<object, KnownResponse>();
 
-  /** The replay a state's run continues, and the messages it has not read; a new replay when none fits. */
-  function locate(messages: unknown): Located {
+  /**
+   * A state's run as far as it is new: read back from the end of the state to the replay that read up to there, else
+   * to the start of the run (the latest user message), at most {@link MAX_RUN_MESSAGES} messages. `reuse: false` reads
+   * the whole run.
+   */
+  function locate(messages: unknown, reuse = true): Located {
     const length = readableLength(messages);
     const tail: unknown[] = [];
-    for (let index = length - 1; index >= Math.max(0, length - MAX_RUN_MESSAGES); index--) {
+    let index = length - 1;
+    for (; index >= Math.max(0, length - MAX_RUN_MESSAGES); index--) {
       // Each read once: the array may be a proxy whose items change or throw when read.
       const message = safeRead(messages, String(index));
-      const kept = isObject(message) ? replays.get(message) : undefined;
+      const kept = reuse && isObject(message) ? replays.get(message) : undefined;
       // Only where it stopped reading: a replay that read on in another state (a fork, an older checkpoint) does not fit.
       if (kept !== undefined && !kept.broken && kept.end === index + 1) return { replay: kept, from: index + 1, tail: tail.reverse() };
-      if (safeRead(message, 'type') === 'human' && !hasId(message, WARNING_ID)) return { replay: fresh(index + 1), from: index + 1, tail: tail.reverse() };
+      if (safeRead(message, 'type') === 'human' && !hasId(message, WARNING_ID)) break;
       tail.push(message);
     }
-    return { replay: fresh(Math.max(0, length - MAX_RUN_MESSAGES)), from: Math.max(0, length - MAX_RUN_MESSAGES), tail: tail.reverse() };
+    return { replay: undefined, from: index + 1, tail: tail.reverse() };
   }
 
-  function fresh(end: number): Replay {
-    return { guard: newGuard(), end, steps: 0, verdict: undefined, broken: false };
-  }
-
-  /** Checks the steps of the first `count` messages of the tail, and keeps the replay by the last of them. */
-  function advance({ replay, from, tail }: Located, count: number): Replay {
+  /**
+   * Checks the steps of the first `count` messages of the tail, and keeps the replay by the last of them that is not one
+   * of the guard's warnings: every hook reads the warnings at the end of a state again, so `verdictOf` always finds the
+   * message before them.
+   */
+  function advance(located: Located, count: number): Replay {
+    const { from, tail } = located;
+    // A run read from its start: a new guard.
+    const replay = located.replay ?? { guard: newGuard(), end: from, verdict: undefined, broken: false };
     try {
-      for (const step of readSteps(tail.slice(0, count))) {
-        replay.verdict = replay.guard.check(step);
-        replay.steps++;
-      }
+      for (const step of readSteps(tail.slice(0, count))) replay.verdict = replay.guard.check(step);
     } catch (error) {
       // A throwing custom rule can leave the guard half-way through a step: never reuse it.
       replay.broken = true;
       throw error;
     }
-    const last = tail[count - 1];
-    if (count > 0 && isObject(last)) {
-      replay.end = from + count;
-      replays.set(last, replay);
-    }
+    const last = lastNotWarning(tail, count);
+    // Moved on even when the message cannot be a key (not an object), so the message it was kept by no longer fits.
+    replay.end = from + last + 1;
+    const message = tail[last];
+    if (isObject(message)) replays.set(message, replay);
     return replay;
   }
 
   function beforeModel<StateMessage = LangChainNudgeMessage>(state: LangChainStateLike): LangChainBeforeModelUpdate<StateMessage> {
-    const located = locate(messagesOf(state));
-    const replay = advance(located, located.tail.length);
-    if (replay.steps === 0) return undefined;
-    const { verdict } = replay;
-    if (verdict?.stop === true) {
+    const messages = messagesOf(state);
+    const located = locate(messages);
+    const { verdict } = advance(located, located.tail.length);
+    // No step in the run yet.
+    if (verdict === undefined) return undefined;
+    if (verdict.stop) {
       onStop?.(verdict, state);
       return { jumpTo: 'end' };
     }
     const content = loopMessage(verdict);
     // The last message of the state: the tail's, or the one the replay read last.
-    const last = located.tail.at(-1) ?? safeRead(messagesOf(state), String(located.from - 1));
+    const last = located.tail.at(-1) ?? safeRead(messages, String(located.from - 1));
     // Said once per step: a beforeModel that runs again on the same state (a retried node) adds nothing.
     if (!nudge || content === undefined || hasId(last, WARNING_ID)) return undefined;
     onWarning?.(loopWarnings(verdict), state);
@@ -315,12 +320,12 @@ export function loopGuardMiddleware<Message>(
   }
 
   function verdictOf(state: unknown): StopVerdict | undefined {
-    const located = locate(messagesOf(state));
+    const messages = messagesOf(state);
+    const located = locate(messages);
     const run = located.tail;
-    let last = run.length - 1;
-    while (last >= 0 && hasId(run[last], WARNING_ID)) last--;
-    // The guard stops before a model call, so a state it stopped ends with the results of tool calls.
-    const lastMessage = last >= 0 ? run[last] : safeRead(messagesOf(state), String(located.from - 1));
+    const last = lastNotWarning(run, run.length);
+    // The guard stops before a model call, so a state it stopped ends with the results of tool calls (and its warnings).
+    const lastMessage = last >= 0 ? run[last] : safeRead(messages, String(located.from - 1));
     if (safeRead(lastMessage, 'type') !== 'tool') return undefined;
     const { verdict } = advance(located, run.length);
     return verdict?.stop === true ? verdict : undefined;
@@ -328,15 +333,7 @@ export function loopGuardMiddleware<Message>(
 
   function guardOf(state: unknown): Guard {
     const guard = newGuard();
-    const messages = messagesOf(state);
-    const length = readableLength(messages);
-    const run: unknown[] = [];
-    for (let index = length - 1; index >= Math.max(0, length - MAX_RUN_MESSAGES); index--) {
-      const message = safeRead(messages, String(index));
-      if (safeRead(message, 'type') === 'human' && !hasId(message, WARNING_ID)) break;
-      run.push(message);
-    }
-    for (const step of readSteps(run.reverse())) guard.check(step);
+    for (const step of readSteps(locate(messagesOf(state), false).tail)) guard.check(step);
     return guard;
   }
 
@@ -353,6 +350,13 @@ export function loopGuardMiddleware<Message>(
 function hasId(message: unknown, prefix: string): boolean {
   const id = safeRead(message, 'id');
   return typeof id === 'string' && id.startsWith(prefix);
+}
+
+/** The index of the last of the first `count` messages that is not one of the guard's warnings; -1 when there is none. */
+function lastNotWarning(messages: readonly unknown[], count: number): number {
+  let index = count - 1;
+  while (hasId(messages[index], WARNING_ID)) index--;
+  return index;
 }
 
 /** A state's messages; a messages array is taken as it is. */
@@ -378,8 +382,7 @@ function callsOf(message: unknown): ResponseCall[] {
  */
 function readSteps(run: readonly unknown[]): GuardStep[] {
   const steps: GuardStep[] = [];
-  for (let index = 0; index < run.length; index++) {
-    const message = run[index];
+  for (const [index, message] of run.entries()) {
     if (safeRead(message, 'type') !== 'ai') continue;
     const answers = new CallQueue<unknown>();
     for (let next = index + 1; next < run.length && safeRead(run[next], 'type') !== 'ai'; next++) {

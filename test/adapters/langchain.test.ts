@@ -37,6 +37,13 @@ const searches = (count: number, from = 0) =>
     return [ai(`m${String(from + index)}`, [search(id)]), answer(id)];
   }).flat();
 
+/** The messages of `count` searches, each for something else, each answered. */
+const distinctSearches = (count: number, from = 0) =>
+  Array.from({ length: count }, (_, index) => {
+    const id = `s${String(from + index)}`;
+    return [ai(`m${String(from + index)}`, [search(id, `query ${id}`)]), answer(id)];
+  }).flat();
+
 function middlewareWith(options: GuardOptions | (() => ReturnType<typeof createGuard>) = {}, callbacks = {}) {
   return loopGuardMiddleware(options, { ToolMessage: FakeToolMessage, ...callbacks });
 }
@@ -327,6 +334,21 @@ describe('loopGuardMiddleware: verdictOf and guardOf', () => {
     expect(middleware.verdictOf({ messages: [human(), ...searches(2), warning] })?.code).toBe('MAX_STEPS');
   });
 
+  it('gives the same verdict for a state ending with its warning, however often and after whichever hook', () => {
+    const middleware = middlewareWith({ maxSteps: 2 });
+    const state = { messages: [human(), ...searches(2), { type: 'human', id: 'agent-loopguard:warning:x', content: 'careful' }] };
+    expect(middleware.beforeModel.hook(state)).toEqual({ jumpTo: 'end' });
+    expect(middleware.verdictOf(state)?.code).toBe('MAX_STEPS');
+    expect(middleware.verdictOf(state)?.code).toBe('MAX_STEPS');
+  });
+
+  it('guardOf sees the whole run, whatever the hooks read before', () => {
+    const middleware = middlewareWith();
+    const state = { messages: [human(), ...searches(2)] };
+    middleware.beforeModel.hook(state);
+    expect(middleware.guardOf(state).history).toHaveLength(2);
+  });
+
   it('hands out a new guard each time, so changing it changes nothing', () => {
     const middleware = middlewareWith();
     const state = { messages: [human(), ...searches(2)] };
@@ -381,6 +403,27 @@ describe('loopGuardMiddleware: replays', () => {
     expect(counts).toEqual({ guards: 4, checks: checks + 1 });
     middleware.beforeModel.hook({ messages: newer });
     expect(counts).toEqual({ guards: 4, checks: checks + 1 });
+  });
+
+  it('moves a replay on past a message that is not an object, so no step is checked twice', () => {
+    const { counts, middleware } = counting({ maxSteps: 4 });
+    const first = [human(), ...distinctSearches(1)];
+    const second = [...first, ...distinctSearches(1, 1), null];
+    expect(middleware.beforeModel.hook({ messages: first })).toBeUndefined();
+    expect(middleware.beforeModel.hook({ messages: second })).toBeUndefined();
+    // Three steps, under the limit: the replay is not found again by the message before the one it could not keep.
+    expect(middleware.beforeModel.hook({ messages: [...second, ...distinctSearches(1, 2)] })).toBeUndefined();
+    expect(counts).toEqual({ guards: 2, checks: 5 });
+  });
+
+  it('goes on from the message before its warnings, which every hook reads again', () => {
+    const { counts, middleware } = counting();
+    const run = [human(), ...searches(2)];
+    middleware.beforeModel.hook({ messages: run });
+    const warned = [...run, { type: 'human', id: 'agent-loopguard:warning:tool-s1', content: 'careful' }, ai('m2', [search('s2', 'other')])];
+    middleware.wrapToolCall(request(warned, search('s2', 'other')), handler);
+    expect(middleware.beforeModel.hook({ messages: [...warned, answer('s2')] })).toBeUndefined();
+    expect(counts).toEqual({ guards: 1, checks: 3 });
   });
 
   it('never reuses a replay a custom rule threw in, and lets the error through', () => {
