@@ -78,7 +78,7 @@ function checkOptions(options: unknown): LoopGuardTelemetryOptions {
   return options;
 }
 
-/** Writes evidence as JSON for the opted-in attribute; evidence a custom rule made may not serialise. */
+/** Evidence as JSON for the opted-in attribute; `undefined` for no evidence, and for evidence that does not serialise. */
 function evidenceJson(evidence: unknown): string | undefined {
   try {
     return JSON.stringify(evidence);
@@ -128,11 +128,11 @@ export function loopGuardTelemetry(options?: LoopGuardTelemetryOptions): LoopGua
     return span;
   }
 
-  // The three overloads of `startActiveSpan`: (name, fn), (name, options, fn), (name, options, context, fn).
+  // The three overloads of `startActiveSpan`: (name, fn), (name, options, fn), (name, options, context, fn): the
+  // function comes last, after the options and the context when given.
   function startActiveSpan(name: string, ...rest: unknown[]): unknown {
-    const fn = rest.at(-1) as (span: Span) => unknown;
-    const spanOptions = rest.length >= 2 ? (rest[0] as SpanOptions | undefined) : undefined;
-    const parentContext = rest.length >= 3 ? (rest[1] as Context | undefined) : undefined;
+    const fn = rest.pop() as (span: Span) => unknown;
+    const [spanOptions, parentContext] = rest as [SpanOptions?, Context?];
     const span = startSpan(name, spanOptions, parentContext);
     return context.with(trace.setSpan(parentContext ?? context.active(), span), fn, undefined, span);
   }
@@ -151,7 +151,7 @@ export function loopGuardTelemetry(options?: LoopGuardTelemetryOptions): LoopGua
     if (stepIndex !== undefined) result[LOOPGUARD_ATTRIBUTES.stepIndex] = stepIndex;
     const tool = toolName ?? toolOf(entry.evidence);
     if (tool !== undefined) result[LOOPGUARD_ATTRIBUTES.toolName] = tool;
-    if (includeArguments && entry.evidence !== undefined) {
+    if (includeArguments) {
       const json = evidenceJson(entry.evidence);
       if (json !== undefined) result[LOOPGUARD_ATTRIBUTES.evidence] = json;
     }

@@ -1,5 +1,5 @@
 import { SpanStatusCode, context, trace } from '@opentelemetry/api';
-import type { Span } from '@opentelemetry/api';
+import type { Meter, Span } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { LOOPGUARD_METRICS, loopGuardTelemetry } from '../../src/adapters/otel.js';
 import { createGuard } from '../../src/index.js';
@@ -67,6 +67,52 @@ describe('loopGuardTelemetry options', () => {
     expect(() => loopGuardTelemetry({ [name]: value })).toThrow(message);
   });
 
+  const method = (): undefined => undefined;
+  it.each([
+    ['null', null],
+    ['an array with the three methods', Object.assign([], { addEvent: method, setStatus: method, isRecording: method })],
+    ['an object without addEvent', { setStatus: method, isRecording: method }],
+    ['an object without setStatus', { addEvent: method, isRecording: method }],
+    ['an object without isRecording', { addEvent: method, setStatus: method }],
+  ])('refuses %s as span: a span is an object with addEvent, setStatus and isRecording', (_name, value) => {
+    expect(() => loopGuardTelemetry({ span: value as never })).toThrow(/^agent-loopguard: loopGuardTelemetry: `span` must be an OpenTelemetry Span or a function returning one, got/);
+  });
+
+  it.each([
+    ['null', null],
+    ['an array with both methods', Object.assign([], { startSpan: method, startActiveSpan: method })],
+    ['an object without startSpan', { startActiveSpan: method }],
+  ])('refuses %s as tracer: a tracer is an object with startSpan and startActiveSpan', (_name, value) => {
+    expect(() => loopGuardTelemetry({ tracer: value as never })).toThrow(/^agent-loopguard: loopGuardTelemetry: `tracer` must be an OpenTelemetry Tracer/);
+  });
+
+  it('makes its three counters with their names and descriptions', () => {
+    const made: unknown[][] = [];
+    const meter = { createCounter: (...args: unknown[]) => (made.push(args), { add: method }) } as unknown as Meter;
+    loopGuardTelemetry({ meter });
+    expect(made).toEqual([
+      ['agent_loopguard.warnings', { description: 'Warnings an agent-loopguard guard gave' }],
+      ['agent_loopguard.refusals', { description: 'Tool calls an agent-loopguard guard refused' }],
+      ['agent_loopguard.stops', { description: 'Runs an agent-loopguard guard stopped' }],
+    ]);
+  });
+
+  it("starts its tracer's spans with the global tracer named 'ai' (the AI SDK's) when given no tracer", () => {
+    const tracing = memoryTracing();
+    trace.setGlobalTracerProvider(tracing.provider);
+    try {
+      const telemetry = loopGuardTelemetry();
+      const run = telemetry.tracer.startSpan('run');
+      telemetry.record(only({ finishReason: 'length' }), 0);
+      run.end();
+    } finally {
+      trace.disable();
+    }
+    const [run] = tracing.spans();
+    expect(run?.instrumentationScope.name).toBe('ai');
+    expect(eventsOf(run).map((event) => event.name)).toEqual(['agent_loopguard.stop']);
+  });
+
   it('refuses options that are not an object', () => {
     expect(() => loopGuardTelemetry('span' as never)).toThrow(/loopGuardTelemetry takes an options object \(\{ span, tracer, meter, includeArguments \}\) or nothing/);
   });
@@ -129,6 +175,61 @@ describe('where loopGuardTelemetry records', () => {
       tracing.spans().find((span) => span.name === 'second run')?.spanContext().spanId,
     );
   });
+
+  it('takes a span its tracer started under a span of another tracer for a run span', () => {
+    const tracing = memoryTracing();
+    const telemetry = loopGuardTelemetry({ tracer: tracing.provider.getTracer('framework') });
+    const request = tracing.provider.getTracer('server').startSpan('request');
+    context.with(trace.setSpan(context.active(), request), () => {
+      const run = telemetry.tracer.startSpan('run');
+      telemetry.record(only({ finishReason: 'length' }), 3);
+      run.end();
+    });
+    request.end();
+    const byName = Object.fromEntries(tracing.spans().map((span) => [span.name, eventsOf(span).map((event) => event.attributes['agent_loopguard.step.index'])]));
+    expect(byName).toEqual({ run: [3], request: [] });
+  });
+
+  it('goes back to the run span before when the latest one ended, and to none when all did', () => {
+    const tracing = memoryTracing();
+    const telemetry = loopGuardTelemetry({ tracer: tracing.provider.getTracer('framework') });
+    const stop = only({ finishReason: 'length' });
+    const first = telemetry.tracer.startSpan('first');
+    const second = telemetry.tracer.startSpan('second');
+    telemetry.record(stop, 0);
+    second.end();
+    telemetry.record(stop, 1);
+    first.end();
+    telemetry.record(stop, 2);
+    const byName = Object.fromEntries(tracing.spans().map((span) => [span.name, eventsOf(span).map((event) => event.attributes['agent_loopguard.step.index'])]));
+    expect(byName).toEqual({ first: [1], second: [0] });
+  });
+
+  it('hands the options and the context of startActiveSpan to the span it starts, in each overload', () => {
+    const tracing = memoryTracing();
+    const telemetry = loopGuardTelemetry({ tracer: tracing.provider.getTracer('framework') });
+    const outside = tracing.provider.getTracer('server').startSpan('outside');
+    const answers = [
+      telemetry.tracer.startActiveSpan('bare', (span) => (span.end(), 'bare')),
+      telemetry.tracer.startActiveSpan('with options', { attributes: { given: 'options' } }, (span) => (span.end(), 'with options')),
+      telemetry.tracer.startActiveSpan('with context', { attributes: { given: 'context' } }, trace.setSpan(context.active(), outside), (span) => {
+        expect(trace.getActiveSpan()).toBe(span);
+        telemetry.record(only({ finishReason: 'length' }), 7);
+        span.end();
+        return 'with context';
+      }),
+    ];
+    outside.end();
+
+    expect(answers).toEqual(['bare', 'with options', 'with context']);
+    const byName = Object.fromEntries(tracing.spans().map((span) => [span.name, span]));
+    expect(byName.bare?.attributes).toEqual({});
+    expect(byName['with options']?.attributes).toEqual({ given: 'options' });
+    expect(byName['with context']?.attributes).toEqual({ given: 'context', 'error.type': 'FINISH_TERMINAL' });
+    expect(byName['with context']?.parentSpanContext?.spanId).toBe(outside.spanContext().spanId);
+    expect(byName['with options']?.parentSpanContext).toBeUndefined();
+    expect(eventsOf(byName['with context']).map((event) => event.attributes['agent_loopguard.step.index'])).toEqual([7]);
+  });
 });
 
 describe('what loopGuardTelemetry records', () => {
@@ -169,6 +270,7 @@ describe('what loopGuardTelemetry records', () => {
       },
     ]);
     expect(tracing.spans()[0]?.attributes['error.type']).toBe('BUDGET_TOTAL_TOKENS');
+    expect(tracing.spans()[0]?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'agent-loopguard stopped the run: BUDGET_TOTAL_TOKENS' });
   });
 
   it('leaves the previews of arguments and text out of an oscillation, a no-progress and a stagnation detail', () => {
@@ -248,6 +350,61 @@ describe('what loopGuardTelemetry records', () => {
     loopGuardTelemetry({ span, includeArguments: true }).onStop({ stop: true, reason: 'custom', code: 'MINE', detail: 'mine', evidence: { big: 10n } } as never);
     expect(events()[0]?.attributes).toEqual({ 'agent_loopguard.code': 'MINE', 'agent_loopguard.reason': 'custom', 'agent_loopguard.detail': 'mine', 'agent_loopguard.fault': true });
   });
+
+  it('hands a span only the attributes that have a value: no key is left undefined', () => {
+    const { span, calls } = handedSpan();
+    const telemetry = loopGuardTelemetry({ span, includeArguments: true });
+    telemetry.onWarning([{ code: 'LOOP_WARNING', reason: 'no-progress' }, { code: 5, reason: 7, detail: 'odd' }] as never);
+    telemetry.onBlock({ block: true, code: 'REPEATED_TOOL_CALL', reason: 'repeated-tool-call', evidence: { tool: 5 } } as never);
+    telemetry.onStop({ stop: true, reason: 'custom', code: 'MINE', evidence: { big: 10n } } as never, []);
+    expect(calls).toStrictEqual([
+      ['addEvent', 'agent_loopguard.warning', { 'agent_loopguard.code': 'LOOP_WARNING', 'agent_loopguard.reason': 'no-progress' }],
+      ['addEvent', 'agent_loopguard.warning', { 'agent_loopguard.detail': 'odd' }],
+      ['addEvent', 'agent_loopguard.refusal', { 'agent_loopguard.code': 'REPEATED_TOOL_CALL', 'agent_loopguard.reason': 'repeated-tool-call', 'agent_loopguard.evidence': '{"tool":5}' }],
+      ['addEvent', 'agent_loopguard.stop', { 'agent_loopguard.code': 'MINE', 'agent_loopguard.reason': 'custom', 'agent_loopguard.fault': true }],
+      ['setAttribute', 'error.type', 'MINE'],
+      ['setStatus', { code: SpanStatusCode.ERROR, message: 'agent-loopguard stopped the run: MINE' }],
+    ]);
+  });
+
+  it('writes the evidence as JSON, and the detail whole, only when arguments are included', () => {
+    const stop = { stop: true, reason: 'custom', code: 'MINE', detail: 'search(secret) again', evidence: { tool: 'search', argsPreview: 'secret' } } as never;
+    const shown = handedSpan();
+    loopGuardTelemetry({ span: shown.span, includeArguments: true }).onStop(stop, 2);
+    const hidden = handedSpan();
+    loopGuardTelemetry({ span: hidden.span }).onStop(stop, 2);
+    const common = { 'agent_loopguard.code': 'MINE', 'agent_loopguard.reason': 'custom', 'agent_loopguard.step.index': 2, 'gen_ai.tool.name': 'search', 'agent_loopguard.fault': true };
+    expect(shown.calls[0]).toStrictEqual([
+      'addEvent',
+      'agent_loopguard.stop',
+      { ...common, 'agent_loopguard.detail': 'search(secret) again', 'agent_loopguard.evidence': '{"tool":"search","argsPreview":"secret"}' },
+    ]);
+    expect(hidden.calls[0]).toStrictEqual(['addEvent', 'agent_loopguard.stop', { ...common, 'agent_loopguard.detail': 'search(…) again' }]);
+  });
+
+  it('leaves the span status alone on a fault stop without a code', () => {
+    const { span, calls } = handedSpan();
+    loopGuardTelemetry({ span }).onStop({ stop: true, reason: 'custom', code: 5 } as never);
+    expect(calls).toStrictEqual([['addEvent', 'agent_loopguard.stop', { 'agent_loopguard.reason': 'custom', 'agent_loopguard.fault': true }]]);
+  });
+
+  it('onVerdict records the verdict with the index it is given as the step', () => {
+    const { span, calls } = handedSpan();
+    loopGuardTelemetry({ span }).onVerdict(only({ finishReason: 'stop', text: 'Done.' }), { text: 'Done.' }, 3);
+    expect(calls).toStrictEqual([
+      [
+        'addEvent',
+        'agent_loopguard.stop',
+        {
+          'agent_loopguard.code': 'FINISH_TERMINAL',
+          'agent_loopguard.reason': 'finish-reason',
+          'agent_loopguard.detail': 'The model finished its answer (finish reason "stop").',
+          'agent_loopguard.step.index': 3,
+          'agent_loopguard.fault': false,
+        },
+      ],
+    ]);
+  });
 });
 
 describe('what loopGuardTelemetry leaves out of a detail', () => {
@@ -288,15 +445,15 @@ describe('loopGuardTelemetry counters', () => {
       telemetry.record(guard.check(refusal.block ? { toolCalls: [{ name: 'search', args: { query: 'x' }, blocked: true }] } : call('x')), index);
     }
 
-    // A hand-made warning without a code or a reason is counted without attributes.
-    telemetry.onWarning([{ detail: 'odd' }] as never);
+    // Hand-made warnings without a code or a reason, or with ones that are not strings, are counted without attributes.
+    telemetry.onWarning([{ detail: 'odd' }, { code: 5, reason: 7 }] as never);
 
     const collected = await metrics.collect();
     expect(Object.keys(collected).sort()).toEqual([LOOPGUARD_METRICS.refusals, LOOPGUARD_METRICS.stops, LOOPGUARD_METRICS.warnings]);
     expect(collected[LOOPGUARD_METRICS.warnings]).toEqual([
       { attributes: { 'agent_loopguard.code': 'LOOP_WARNING', 'agent_loopguard.reason': 'repeated-tool-call' }, value: 1 },
       { attributes: { 'agent_loopguard.code': 'LOOP_WARNING', 'agent_loopguard.reason': 'no-progress' }, value: 1 },
-      { attributes: {}, value: 1 },
+      { attributes: {}, value: 2 },
     ]);
     expect(collected[LOOPGUARD_METRICS.refusals]).toEqual([{ attributes: { 'agent_loopguard.code': 'REPEATED_TOOL_CALL', 'agent_loopguard.reason': 'repeated-tool-call' }, value: 2 }]);
     expect(collected[LOOPGUARD_METRICS.stops]).toEqual([
