@@ -43,6 +43,9 @@ const distinctSearches = (count: number, from = 0) =>
     const id = `s${String(from + index)}`;
     return [ai(`m${String(from + index)}`, [search(id, `query ${id}`)]), answer(id)];
   }).flat();
+/** A tool message without an id of its own. */
+const idless = (callId: string) => ({ type: 'tool', tool_call_id: callId, content: 'nothing', status: 'success' });
+const warningOf = (id: string) => ({ messages: [{ role: 'user', content: expect.stringMatching(/^You have called search 2 times in a row/) as string, id }] });
 
 function middlewareWith(options: GuardOptions | (() => ReturnType<typeof createGuard>) = {}, callbacks = {}) {
   return loopGuardMiddleware(options, { ToolMessage: FakeToolMessage, ...callbacks });
@@ -103,6 +106,17 @@ describe('loopGuardMiddleware: beforeModel', () => {
     expect(middlewareWith().beforeModel.hook({ messages: warned })).toBeUndefined();
     const silent = loopGuardMiddleware({}, { ToolMessage: FakeToolMessage, nudge: false });
     expect(silent.beforeModel.hook({ messages: [human(), ...searches(2)] })).toBeUndefined();
+  });
+
+  it('gives the same warning to a hook run again on the same state, and none once the warning is in it', () => {
+    const middleware = middlewareWith();
+    const state = { messages: [human(), ...searches(2)] };
+    expect(middleware.beforeModel.hook(state)).toEqual(warningOf('agent-loopguard:warning:tool-s1'));
+    // Run again: nothing new to read, and the message it follows is the one the replay read last.
+    expect(middleware.beforeModel.hook(state)).toEqual(warningOf('agent-loopguard:warning:tool-s1'));
+    const warned = { messages: [...state.messages, { type: 'human', id: 'agent-loopguard:warning:tool-s1', content: 'warned' }] };
+    expect(middleware.beforeModel.hook(warned)).toBeUndefined();
+    expect(middleware.beforeModel.hook(warned)).toBeUndefined();
   });
 
   it('names a warning after its place in the thread when the message before it has no id', () => {
@@ -181,11 +195,52 @@ describe('loopGuardMiddleware: wrapToolCall', () => {
     expect(middleware.wrapToolCall(request(other, search('c')), handler)).toEqual({ ran: request(other, search('c')) });
   });
 
-  it('judges a call it cannot find in the run after every step of the run', () => {
-    const middleware = middlewareWith();
+  it('judges a call it cannot find in the run after every step of the run, its refusal named after the thread\'s length', () => {
+    const onBlock = vi.fn();
+    const middleware = middlewareWith({}, { onBlock });
     const given = request([human(), ...searches(2)], search('elsewhere'));
-    expect(middleware.wrapToolCall(given, handler)).toBeInstanceOf(FakeToolMessage);
+    const refusal = middleware.wrapToolCall(given, handler) as FakeToolMessage;
+    expect(refusal).toBeInstanceOf(FakeToolMessage);
+    expect(refusal.fields).toEqual({
+      content: expect.stringMatching(/^Not run: this would be call number 3 in a row to search/) as string,
+      tool_call_id: 'elsewhere',
+      name: 'search',
+      status: 'error',
+      id: 'agent-loopguard:refusal:5:call',
+    });
+    expect(onBlock).toHaveBeenCalledOnce();
+    expect(onBlock).toHaveBeenCalledWith(expect.objectContaining({ block: true, code: 'REPEATED_TOOL_CALL' }), search('elsewhere'), given.state);
     expect(middleware.wrapToolCall(request([], search('x')), handler)).toEqual({ ran: request([], search('x')) });
+  });
+
+  it('names a refusal after the place of its message in the thread when the message has no id', () => {
+    const messages = [human(), ...searches(2), { type: 'ai', tool_calls: [search('s2')] }];
+    const refusal = middlewareWith().wrapToolCall(request(messages, search('s2')), handler) as FakeToolMessage;
+    expect(refusal.fields.id).toBe('agent-loopguard:refusal:5:0');
+  });
+
+  it('tells onBlock of a refusal once, however often LangChain asks about the same call', () => {
+    const onBlock = vi.fn();
+    const middleware = middlewareWith({}, { onBlock });
+    const call = search('s2');
+    const given = request([human(), ...searches(2), ai('m2', [call])], call);
+    const first = middleware.wrapToolCall(given, handler) as FakeToolMessage;
+    const again = middleware.wrapToolCall(given, handler) as FakeToolMessage;
+    expect(first.fields.id).toBe('agent-loopguard:refusal:m2:0');
+    expect(again.fields).toEqual(first.fields);
+    expect(onBlock).toHaveBeenCalledOnce();
+  });
+
+  it('finds a call\'s message behind the messages after it, and never takes a message of another type for it', () => {
+    const middleware = middlewareWith();
+    const behind = [human(), ...searches(2), ai('m2', [search('s2')]), { type: 'system', content: 'a note' }];
+    expect((middleware.wrapToolCall(request(behind, search('s2')), handler) as FakeToolMessage).fields.id).toBe('agent-loopguard:refusal:m2:0');
+    // Read up to here, so the run's new messages are the odd one alone: its calls are not the model's, and the call is
+    // judged alone, after every step of the run.
+    const run = [human(), ...searches(2)];
+    middleware.beforeModel.hook({ messages: run });
+    const odd = [...run, { type: 'odd', id: 'x', tool_calls: [search('s2')] }];
+    expect((middleware.wrapToolCall(request(odd, search('s2')), handler) as FakeToolMessage).fields.id).toBe('agent-loopguard:refusal:6:call');
   });
 
   it('judges a call without an id by its place in its message, and lets a call without a name run', () => {
@@ -234,7 +289,7 @@ describe('loopGuardMiddleware: reading the messages', () => {
       answer('a', 'a second answer to the same call'),
       ai('m1', [], { content: 'Done.', response_metadata: { stop_reason: 'end_turn' }, usage_metadata: { output_tokens: 3 } }),
     ];
-    expect(historyOf(messages)).toEqual([
+    expect(historyOf(messages)).toStrictEqual([
       {
         toolCalls: [
           { name: 'search', args: { query: 'loops' }, result: 'found' },
@@ -260,7 +315,51 @@ describe('loopGuardMiddleware: reading the messages', () => {
       null,
     ];
     // The call whose name is not a string is passed on, and the guard leaves it out. Ids are matched as they are.
-    expect(historyOf(messages)).toEqual([{ toolCalls: [{ name: 'search', args: {}, result: 'matched by a number' }], finishReason: 'tool-calls' }, { toolCalls: [] }]);
+    expect(historyOf(messages)).toStrictEqual([{ toolCalls: [{ name: 'search', args: {}, result: 'matched by a number' }], finishReason: 'tool-calls' }, { toolCalls: [] }]);
+  });
+
+  it('answers a call only with tool messages before the next AI message, an empty call id matching a call without one', () => {
+    const messages = [
+      human(),
+      // Not answered: the answer with its id comes after the next AI message, which has a call with the same id.
+      ai('m0', [search('x')]),
+      ai('m1', [search('x')]),
+      answer('x', 'found'),
+      ai('m2', [{ name: 'search', args: { query: 'loops' } }]),
+      { type: 'system', content: 'not an answer' },
+      // What a refusal of a call without an id has.
+      { type: 'tool', tool_call_id: '', content: 'found again' },
+    ];
+    expect(historyOf(messages)).toStrictEqual([
+      { toolCalls: [{ name: 'search', args: { query: 'loops' } }], text: 'step m0', finishReason: 'tool-calls' },
+      { toolCalls: [{ name: 'search', args: { query: 'loops' }, result: 'found' }], text: 'step m1', finishReason: 'tool-calls' },
+      { toolCalls: [{ name: 'search', args: { query: 'loops' }, result: 'found again' }], text: 'step m2', finishReason: 'tool-calls' },
+    ]);
+  });
+
+  it('keeps the finish reason of a message without calls: finish_reason, else stop_reason, a string only', () => {
+    const stepOf = (metadata: unknown) => historyOf([ai('m0', [], { content: '', response_metadata: metadata })]);
+    expect(stepOf({ finish_reason: 'length', stop_reason: 'max_tokens' })).toStrictEqual([{ toolCalls: [], finishReason: 'length' }]);
+    expect(stepOf({ stop_reason: 'max_tokens' })).toStrictEqual([{ toolCalls: [], finishReason: 'max_tokens' }]);
+    expect(stepOf({ finish_reason: 3, stop_reason: 'max_tokens' })).toStrictEqual([{ toolCalls: [] }]);
+    expect(stepOf(undefined)).toStrictEqual([{ toolCalls: [] }]);
+  });
+
+  it('hands the guard only what a message says: no result for an unanswered call, no finish reason but a string', () => {
+    const checked: GuardStep[] = [];
+    const recording = () => {
+      const guard = createGuard();
+      const check = guard.check.bind(guard);
+      return Object.assign(guard, {
+        check: (step: GuardStep) => {
+          checked.push(step);
+          return check(step);
+        },
+      });
+    };
+    const messages = [ai('m0', [search('a')], { content: '' }), ai('m1', [], { content: '', response_metadata: { finish_reason: 3 } }), ai('m2', [], { content: '' })];
+    loopGuardMiddleware(recording, { ToolMessage: FakeToolMessage }).guardOf(messages);
+    expect(checked).toStrictEqual([{ toolCalls: [{ name: 'search', args: { query: 'loops' } }], finishReason: 'tool-calls' }, { toolCalls: [] }, { toolCalls: [] }]);
   });
 
   it('takes a messages array as well as a state', () => {
@@ -280,6 +379,47 @@ describe('loopGuardMiddleware: reading the messages', () => {
     for (const length of [Infinity, 2 ** 53 - 1, -1, Number.NaN]) {
       const claiming = new Proxy([ai('m0', [search('a')])], { get: (target, key, receiver) => (key === 'length' ? length : (Reflect.get(target, key, receiver) as unknown)) });
       expect(historyOf(claiming)).toEqual([]);
+    }
+  });
+
+  it(`reads exactly ${String(MAX_RUN_MESSAGES)} messages back from the end, in order, from a thread without a user message`, () => {
+    /** `length` messages: an older search first, then two repeated searches at the start and the end of the rest. */
+    const thread = (length: number) => {
+      const messages = new Array<unknown>(length);
+      const start = [ai('old', [search('old', 'older')]), ai('m0', [search('s0')]), answer('s0')];
+      const end = [ai('m1', [search('s1')]), idless('s1')];
+      start.forEach((message, index) => (messages[index] = message));
+      end.forEach((message, index) => (messages[length - end.length + index] = message));
+      return messages;
+    };
+    const { hook } = middlewareWith({ maxSteps: 3 }).beforeModel;
+    // Exactly the cap: the older search is read, a third step, the limit.
+    expect(hook({ messages: thread(MAX_RUN_MESSAGES) })).toEqual({ jumpTo: 'end' });
+    // One more: it is not; the warning follows the last message, which has no id, so it is named after the thread's length.
+    expect(hook({ messages: thread(MAX_RUN_MESSAGES + 1) })).toEqual(warningOf(`agent-loopguard:warning:${String(MAX_RUN_MESSAGES + 1)}`));
+  });
+
+  it('reads a proxy claiming an endless length as the longest array, up to its last index', () => {
+    const lastIndex = 2 ** 32 - 2;
+    const items = new Map<string, unknown>([
+      [String(lastIndex - 3), ai('m0', [search('s0')])],
+      [String(lastIndex - 2), answer('s0')],
+      [String(lastIndex - 1), ai('m1', [search('s1')])],
+      [String(lastIndex), idless('s1')],
+    ]);
+    const endless = new Proxy([], { get: (_target, key) => (key === 'length' ? Infinity : items.get(String(key))) });
+    expect(middlewareWith().beforeModel.hook({ messages: endless })).toEqual(warningOf(`agent-loopguard:warning:${String(2 ** 32 - 1)}`));
+  });
+
+  it('reads a length that is not a number as none: a call judged alone is named after place 0', () => {
+    const refusal = createGuard({ repeatedToolCall: { threshold: 2 } });
+    refusal.check({ toolCalls: [{ name: 'search', args: {} }] });
+    const verdict = refusal.judgeCall({ name: 'search', args: {} });
+    // A guard that refuses every call, as a factory may hand out.
+    const middleware = middlewareWith(() => Object.assign(createGuard(), { screen: () => ({ judge: () => verdict }) }));
+    const unreadable = new Proxy([human()], { get: (target, key, receiver) => (key === 'length' ? Number.NaN : (Reflect.get(target, key, receiver) as unknown)) });
+    for (const messages of [unreadable, []]) {
+      expect((middleware.wrapToolCall(request(messages, search('s0')), handler) as FakeToolMessage).fields.id).toBe('agent-loopguard:refusal:0:call');
     }
   });
 
@@ -340,6 +480,13 @@ describe('loopGuardMiddleware: verdictOf and guardOf', () => {
     expect(middleware.beforeModel.hook(state)).toEqual({ jumpTo: 'end' });
     expect(middleware.verdictOf(state)?.code).toBe('MAX_STEPS');
     expect(middleware.verdictOf(state)?.code).toBe('MAX_STEPS');
+  });
+
+  it('gives nothing for a run the model ended after a hook read it, though its steps reach the limit', () => {
+    const middleware = middlewareWith({ maxSteps: 3 });
+    const run = [human(), ...searches(2)];
+    expect(middleware.beforeModel.hook({ messages: run })).toHaveProperty('messages');
+    expect(middleware.verdictOf({ messages: [...run, ai('m2', [], { content: 'Done.' })] })).toBeUndefined();
   });
 
   it('guardOf sees the whole run, whatever the hooks read before', () => {
@@ -405,6 +552,33 @@ describe('loopGuardMiddleware: replays', () => {
     expect(counts).toEqual({ guards: 4, checks: checks + 1 });
   });
 
+  it('does not go on from a replay that read on in another state for an older state', () => {
+    const { counts, middleware } = counting({ maxSteps: 2 });
+    const older = [human(), ...distinctSearches(1)];
+    expect(middleware.beforeModel.hook({ messages: older })).toBeUndefined();
+    expect(middleware.beforeModel.hook({ messages: [...older, ...distinctSearches(1, 1)] })).toEqual({ jumpTo: 'end' });
+    // The replay kept by the older state's last message has read on: the older state is read from its start.
+    expect(middleware.beforeModel.hook({ messages: older })).toBeUndefined();
+    expect(counts).toEqual({ guards: 2, checks: 3 });
+  });
+
+  it('does not go on from a kept replay once a custom rule threw in it', () => {
+    let fail = false;
+    const custom = () => {
+      if (fail) throw new Error('rule failed');
+      return undefined;
+    };
+    const { counts, middleware } = counting({ custom: [custom] });
+    const first = [human(), ...searches(1)];
+    middleware.beforeModel.hook({ messages: first });
+    const second = [...first, ...searches(1, 1)];
+    fail = true;
+    expect(() => middleware.beforeModel.hook({ messages: second })).toThrow('rule failed');
+    fail = false;
+    expect(middleware.beforeModel.hook({ messages: second })).toEqual(warningOf('agent-loopguard:warning:tool-s1'));
+    expect(counts).toEqual({ guards: 2, checks: 4 });
+  });
+
   it('moves a replay on past a message that is not an object, so no step is checked twice', () => {
     const { counts, middleware } = counting({ maxSteps: 4 });
     const first = [human(), ...distinctSearches(1)];
@@ -424,6 +598,14 @@ describe('loopGuardMiddleware: replays', () => {
     middleware.wrapToolCall(request(warned, search('s2', 'other')), handler);
     expect(middleware.beforeModel.hook({ messages: [...warned, answer('s2')] })).toBeUndefined();
     expect(counts).toEqual({ guards: 1, checks: 3 });
+  });
+
+  it('hands a call without a name on without reading the run', () => {
+    const { counts, middleware } = counting();
+    const nameless = { id: 's2', args: {} };
+    const given = request([human(), ...searches(2), ai('m2', [nameless])], nameless);
+    expect(middleware.wrapToolCall(given, handler)).toEqual({ ran: given });
+    expect(counts).toEqual({ guards: 0, checks: 0 });
   });
 
   it('never reuses a replay a custom rule threw in, and lets the error through', () => {
