@@ -130,6 +130,59 @@ describe('toClaudeHooks', () => {
     expect(hooks.guardFor('')?.history).toHaveLength(1);
   });
 
+  it('calls no callback it was not given: warns, denies and stops without options, or with none of the callbacks', async () => {
+    for (const options of [undefined, {}]) {
+      const hooks = toClaudeHooks({ noProgress: false }, options);
+      await batch(hooks, main, { id: 't1' });
+      expect((await batch(hooks, main, { id: 't2' })).answer).toHaveProperty('hookSpecificOutput.hookEventName', 'PostToolBatch');
+      expect((await batch(hooks, main, { id: 't3' })).denials).toEqual([{ hookSpecificOutput: expect.objectContaining({ permissionDecision: 'deny' }) as unknown }]);
+      expect((await batch(hooks, main, { id: 't4' })).answer).toEqual({ continue: false, stopReason: expect.stringMatching(/^Stopped by agent-loopguard \[REPEATED_TOOL_CALL\]: /) as string });
+      expect(hooks.verdictFor('s1')).toMatchObject({ code: 'REPEATED_TOOL_CALL' });
+    }
+  });
+
+  it('keys the main thread by its session alone, and a subagent by its agent_id when that is a string', async () => {
+    const factory = vi.fn<(session: ClaudeSessionKey) => Guard>(() => createGuard());
+    const hooks = toClaudeHooks(factory);
+    await batch(hooks, main, { id: 'a' });
+    await batch(hooks, { session_id: 's1', agent_id: 7 as never }, { id: 'b' });
+    await batch(hooks, { session_id: 's1', agent_id: 'agent-7' }, { id: 'c' });
+    expect(factory.mock.calls.map(([key]) => key)).toStrictEqual([{ sessionId: 's1' }, { sessionId: 's1', agentId: 'agent-7' }]);
+    expect(Object.keys(factory.mock.calls[0]?.[0] ?? {})).toEqual(['sessionId']);
+    expect(hooks.guardFor('s1')?.history).toHaveLength(2);
+    expect(hooks.guardFor('s1', 'agent-7')?.history).toHaveLength(1);
+    expect(hooks.guardFor('s1', 'agent-8')).toBeUndefined();
+    expect(hooks.guardFor('s2', 'agent-7')).toBeUndefined();
+  });
+
+  it('records a batch as reported, with the error PostToolUseFailure noted for a call whose response is text or missing', async () => {
+    const hooks = toClaudeHooks();
+    const fail = hook(hooks, 'PostToolUseFailure');
+    for (const [id, error] of [['missing', 'timed out'], ['text', 'backend down'], ['object', 'never read']]) {
+      await fail({ ...main, hook_event_name: 'PostToolUseFailure', tool_use_id: id, error });
+    }
+    const tool_calls = [
+      { tool_name: 'fetch', tool_input: { url: 'a' }, tool_use_id: 'missing', tool_response: undefined },
+      { tool_name: 'fetch', tool_input: { url: 'b' }, tool_use_id: 'text', tool_response: 'Error: backend down' },
+      { tool_name: 'fetch', tool_input: { url: 'c' }, tool_use_id: 'object', tool_response: { content: 'ok' } },
+      { tool_name: 'fetch', tool_input: { url: 'd' }, tool_use_id: 'ran', tool_response: 'fine' },
+      { tool_name: 'fetch', tool_input: { url: 'e' }, tool_use_id: 'silent' },
+    ];
+    expect(await hook(hooks, 'PostToolBatch')({ ...main, hook_event_name: 'PostToolBatch', tool_calls })).toEqual({});
+    expect(hooks.guardFor('s1')?.history).toStrictEqual([
+      {
+        toolCalls: [
+          { name: 'fetch', args: { url: 'a' }, error: 'timed out' },
+          { name: 'fetch', args: { url: 'b' }, error: 'backend down' },
+          { name: 'fetch', args: { url: 'c' }, result: { content: 'ok' } },
+          { name: 'fetch', args: { url: 'd' }, result: 'fine' },
+          { name: 'fetch', args: { url: 'e' } },
+        ],
+        finishReason: 'tool-calls',
+      },
+    ]);
+  });
+
   it('throws a bad option where it is set up', () => {
     expect(() => toClaudeHooks({ repeatedToolCall: { threshold: 1 } })).toThrow(TypeError);
   });
