@@ -369,6 +369,55 @@ describe('toMastraOptions, what each hook hands on', () => {
     expect(loop.guardOf(undefined)).toBeUndefined();
   });
 
+  it('judges each step’s calls from the steps recorded before it, not as more calls of the step before', () => {
+    // Each search got a new answer: with requireIdenticalResults (the default) no repeat forms, however often it is asked.
+    const loop = toMastraOptions({ noProgress: false });
+    const requestContext = {};
+    const steps: ReturnType<typeof step>[] = [];
+    const answers = [];
+    for (const id of ['a', 'b', 'c', 'd']) {
+      loop.prepareStep({ steps: steps.map(rebuilt), requestContext });
+      answers.push(loop.hooks.beforeToolCall(context(requestContext, id)));
+      steps.push(step([id], [`answer ${id}`]));
+      loop.stopWhen({ steps });
+    }
+    expect(answers).toEqual([undefined, undefined, undefined, undefined]);
+    loop.prepareStep({ steps: steps.map(rebuilt), requestContext });
+    expect(loop.guardOf(requestContext)?.history.map((recorded) => recorded.toolCalls)).toEqual(
+      ['a', 'b', 'c', 'd'].map((id) => [{ name: 'search', args: { query: 'loops' }, result: `answer ${id}` }]),
+    );
+  });
+
+  it('tells a run apart from another only by steps known by their usage or request: a step known by neither never throws', () => {
+    const loop = toMastraOptions();
+    loop.stopWhen({ steps: [] });
+    const unknown = (recorded: ReturnType<typeof step>) => ({ ...recorded, usage: undefined, request: undefined });
+    const [first, second, third] = [step(['a'], undefined, 'one'), step(['b'], undefined, 'two'), step(['c'], undefined, 'three')];
+    // First handed without usage and request, then with them; and the other way round.
+    for (const [before, after] of [[unknown(first), first], [first, unknown(first)]]) {
+      const requestContext = {};
+      loop.prepareStep({ steps: [], requestContext });
+      loop.prepareStep({ steps: [before], requestContext });
+      expect(() => { loop.prepareStep({ steps: [after, second], requestContext }); }).not.toThrow();
+      expect(() => { loop.prepareStep({ steps: [after, second, third], requestContext }); }).not.toThrow();
+      expect(loop.guardOf(requestContext)?.history.map((recorded) => recorded.text)).toEqual(['Searching (a).', 'Searching (b).', 'Searching (c).']);
+    }
+  });
+
+  it('reads a null requestContext, steps or usage as none', () => {
+    const loop = toMastraOptions({ maxSteps: 1 });
+    expect(loop.stopWhen({ steps: null as never })).toBe(false);
+    const nullUsage = { ...step(['a']), usage: null, request: null };
+    expect(loop.stopWhen({ steps: [nullUsage] })).toBe(false);
+    loop.prepareStep({ steps: [], requestContext: null });
+    expect(loop.hooks.beforeToolCall(context(null as never, 'a'))).toBeUndefined();
+    let stopped: unknown;
+    loop.prepareStep({ steps: [nullUsage], requestContext: null, abort: (_reason: string, options: { metadata: unknown }) => { stopped = options.metadata; } });
+    expect(stopped).toMatchObject({ code: 'MAX_STEPS' });
+    expect(loop.guardOf(null)).toBeUndefined();
+    expect(loop.verdictOf(null)).toBeUndefined();
+  });
+
   it(`checks up to ${String(MAX_REPLAY_STEPS)} new steps in one call after those it recorded, and counts only new ones when refusing more`, () => {
     const loop = toMastraOptions({ maxSteps: false, noProgress: false, repeatedToolCall: false, oscillation: false });
     loop.stopWhen({ steps: [] });
