@@ -278,13 +278,12 @@ export function loopGuardForAgents(
     const modelData = safeRead(args, 'modelData') as Data;
     const context = safeRead(args, 'context');
     const record = isObject(context) ? byContext.get(context) : undefined;
-    const content = record?.nudge;
     const input = safeRead(modelData, 'input');
-    if (record === undefined || content === undefined || !Array.isArray(input)) return modelData;
+    if (record?.nudge === undefined || !Array.isArray(input)) return modelData;
+    const nudge: AgentsNudgeMessage = { role: 'user', content: record.nudge };
     // Once: the next model call hears of it, later calls see it only if the loop is still forming.
     record.nudge = undefined;
     options?.onWarning?.(loopWarnings(record.verdict), record.runContext);
-    const nudge: AgentsNudgeMessage = { role: 'user', content };
     return { ...modelData, input: [...(input as unknown[]), nudge] };
   }
 

@@ -123,7 +123,12 @@ describe('loopGuardForAgents: the three hooks', () => {
     const approval = { type: 'function_approval', runItem: {} };
     // Three calls the guard never saw start: their arguments are unknown, so they are not a repeat.
     for (const id of ['a', 'b', 'c']) expect(loop.toolUseBehavior(context, [approval, output(id)]).isFinalOutput).toBe(false);
-    expect(loop.guardOf(context)?.history[0]?.toolCalls).toEqual([{ name: 'search', args: { '(arguments not seen)': 0 }, result: 'nothing' }]);
+    const zero = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+    expect(loop.guardOf(context)?.history).toStrictEqual(
+      [0, 1, 2].map((unseen) => ({ toolCalls: [{ name: 'search', args: { '(arguments not seen)': unseen }, result: 'nothing' }], finishReason: 'tool-calls', usage: zero })),
+    );
+    expect(loop.guardOf(context)?.summary()).toMatchObject({ steps: 3, toolCalls: 3, lastVerdict: { stop: false } });
+    expect(loop.guardOf(context)?.snapshot().warnedFields).toEqual([]);
   });
 
   it('takes arguments that are not JSON as they are', async () => {
@@ -158,6 +163,12 @@ describe('loopGuardForAgents: the three hooks', () => {
   it('throws a bad option where it is set up', () => {
     expect(() => loopGuardForAgents({ maxSteps: 0 })).toThrow(TypeError);
   });
+
+  it('hands the SDK a tool input guardrail named agent-loopguard', () => {
+    const { toolInputGuardrail } = loopGuardForAgents();
+    expect(toolInputGuardrail.type).toBe('tool_input');
+    expect(toolInputGuardrail.name).toBe('agent-loopguard');
+  });
 });
 
 describe('loopGuardForAgents: callModelInputFilter', () => {
@@ -181,6 +192,17 @@ describe('loopGuardForAgents: callModelInputFilter', () => {
     await turn(loop, context, 'c');
     expect(loop.callModelInputFilter({ modelData: modelData('x'), context: {} })).toEqual(modelData('x'));
     expect(loop.callModelInputFilter({ modelData: modelData('x') })).toEqual(modelData('x'));
+  });
+
+  it('warns through the filter without options, or with none of the callbacks', async () => {
+    for (const options of [undefined, {}]) {
+      const loop = loopGuardForAgents({}, options);
+      const user = {};
+      const context = runContext(user);
+      await turn(loop, context, 'a');
+      await turn(loop, context, 'b');
+      expect(loop.callModelInputFilter({ modelData: modelData('x'), context: user }).input).toEqual(['x', { role: 'user', content: expect.stringContaining('2 times in a row') as string }]);
+    }
   });
 
   it('passes through model input it cannot add to', async () => {
