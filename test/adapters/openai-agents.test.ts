@@ -136,8 +136,12 @@ describe('loopGuardForAgents: the three hooks', () => {
     const context = runContext();
     await loop.toolInputGuardrail.run({ context, toolCall: { callId: 'a', name: 'run', arguments: 'ls -la' } });
     await loop.toolInputGuardrail.run({ context, toolCall: { callId: 'b', name: 'run' } });
-    loop.toolUseBehavior(context, [output('a', 'x', 'run'), output('b', 'y', 'run')]);
-    expect(loop.guardOf(context)?.history[0]?.toolCalls?.map((entry) => entry.args)).toEqual(['ls -la', undefined]);
+    // Only text is parsed: arguments of another type are taken as they are, even when their text would be JSON.
+    const asText = { toString: () => '{"query":"loops"}' };
+    await loop.toolInputGuardrail.run({ context, toolCall: { callId: 'c', name: 'run', arguments: ['1'] as never } });
+    await loop.toolInputGuardrail.run({ context, toolCall: { callId: 'd', name: 'run', arguments: asText as never } });
+    loop.toolUseBehavior(context, [output('a', 'x', 'run'), output('b', 'y', 'run'), output('c', 'z', 'run'), output('d', 'w', 'run')]);
+    expect(loop.guardOf(context)?.history[0]?.toolCalls?.map((entry) => entry.args)).toEqual(['ls -la', undefined, ['1'], asText]);
   });
 
   it('never throws on what is not a RunContext, and lets such calls run', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withGuard } from '../../src/adapters/with-guard.js';
 import { createGuard } from '../../src/guard/create-guard.js';
-import type { GuardStep } from '../../src/types.js';
+import type { Guard, GuardStep } from '../../src/types.js';
 
 const search = (query: string): GuardStep => ({
   finishReason: 'tool-calls',
@@ -174,6 +174,32 @@ describe('withGuard', () => {
       expect(log).toEqual({ produced: 1, closed: true });
     }
     await expect(drain(withGuard([undefined as unknown as GuardStep]))).rejects.toThrow(TypeError);
+  });
+
+  it('throws a TypeError naming withGuard for a source that is not iterable, before reading anything', () => {
+    const takes = 'agent-loopguard: withGuard takes an iterable or async iterable of steps (an array, a generator, a stream), got';
+    const revoked = Proxy.revocable([], {});
+    revoked.revoke();
+    for (const [source, got] of [
+      [undefined, 'undefined'],
+      [null, 'null'],
+      [{}, 'a value of type object'],
+      [{ [Symbol.iterator]: [], [Symbol.asyncIterator]: 'no' }, 'a value of type object'],
+      [revoked.proxy, 'a value of type object'],
+    ] as const) {
+      expect(() => withGuard(source as unknown as Iterable<GuardStep>)).toThrow(new TypeError(`${takes} ${got}.`));
+    }
+  });
+
+  it('takes a guard only when it has check and judgeCall and is an object', () => {
+    const check = () => ({ stop: false });
+    const judgeCall = () => ({ block: false });
+    const methods = { check, judgeCall };
+    const wrong = [{ judgeCall }, { check }, { check, judgeCall: 'no' }, Object.assign(() => undefined, methods), Object.assign([], methods), null];
+    for (const given of wrong) {
+      expect(() => withGuard([], given as unknown as Guard)).toThrow(/^agent-loopguard: withGuard's guard is one createGuard\(\) made, got /);
+    }
+    expect(() => withGuard([], methods as unknown as Guard)).not.toThrow();
   });
 
   it('uses a guard with the defaults when none is given', async () => {
