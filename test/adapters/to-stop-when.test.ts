@@ -344,6 +344,77 @@ function sparseSteps(length: number): AiSdkStepLike[] {
   return steps;
 }
 
+/** Steps behind an array proxy that logs the items read and claims the lengths it is given, one per read (the last one after that). */
+function loggedSteps(steps: readonly AiSdkStepLike[], ...lengths: number[]) {
+  const reads: string[] = [];
+  const claimed = lengths.length === 0 ? [steps.length] : lengths;
+  const proxy = new Proxy([...steps], {
+    get(target, key, receiver) {
+      if (key === 'length') return claimed.length > 1 ? claimed.shift() : claimed[0];
+      if (typeof key === 'string' && /^\d+$/.test(key)) reads.push(key);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  return { proxy, reads, claim: (length: number) => claimed.splice(0, claimed.length, length) };
+}
+
+describe('toStopWhen reading the steps', () => {
+  it('reads each step once per call and none past the length it claims, and nothing of an empty array', () => {
+    const { factory, checks } = countingFactory();
+    const condition = toStopWhen(factory);
+    const logged = loggedSteps([callStep('read', 1), callStep('read', 2), callStep('read', 3)]);
+    expect(condition({ steps: logged.proxy })).toBe(false);
+    expect(logged.reads).toEqual(['0', '1', '2']);
+    expect(checks()).toBe(3);
+    // Asked again: the kept replay is known again by one identity comparison per step; nothing is checked again.
+    logged.reads.length = 0;
+    expect(condition({ steps: logged.proxy })).toBe(false);
+    expect(logged.reads).toEqual(['0', '1', '2']);
+    expect(checks()).toBe(3);
+    // A shorter length is a shorter run: replayed from scratch, without reading past its end.
+    logged.reads.length = 0;
+    logged.claim(2);
+    expect(condition({ steps: logged.proxy })).toBe(false);
+    expect(logged.reads).toEqual(['0', '1']);
+    expect(checks()).toBe(5);
+
+    const empty = loggedSteps([]);
+    expect(condition({ steps: empty.proxy })).toBe(false);
+    expect(condition.snapshot(empty.proxy)).toMatchObject({ steps: 0 });
+    expect(empty.reads).toEqual([]);
+    expect(checks()).toBe(5);
+  });
+
+  it('answers false when the length it read first is gone, or shorter, when the steps are replayed', () => {
+    const condition = toStopWhen();
+    let reads = 0;
+    const gone = new Proxy([STOP_STEP], {
+      get(target, key, receiver) {
+        if (key === 'length' && reads++ > 0) throw new Error('no');
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    expect(condition({ steps: gone })).toBe(false);
+    expect(reads).toBe(2);
+    expect(condition({ steps: loggedSteps([STOP_STEP, STOP_STEP], 2, 1).proxy })).toBe(false);
+  });
+
+  it('judges nothing, without creating a guard, when the length cannot be read the first time it asks', () => {
+    const { factory, guards } = countingFactory();
+    const condition = toStopWhen(factory);
+    let lengthReads = 0;
+    const late = new Proxy([STOP_STEP], {
+      get(target, key, receiver) {
+        if (key === 'length' && lengthReads++ === 0) throw new Error('not yet');
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    expect(condition({ steps: late })).toBe(false);
+    expect(lengthReads).toBe(1);
+    expect(guards()).toBe(0);
+  });
+});
+
 describe('toStopWhen on a steps array that cannot be read', () => {
   it('answers false for array proxies whose length or items throw, instead of throwing', () => {
     const condition = toStopWhen();
