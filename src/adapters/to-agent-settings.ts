@@ -113,16 +113,18 @@ export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
 
   /** The judgements of the step whose prompt this is: by the array, else by its newest message `prepareStep` saw. */
   function judgementsOf(prompt: unknown): StepJudgements | undefined {
-    if (!isObject(prompt)) return undefined;
-    const known = byPrompt.get(prompt);
+    // A WeakMap answers `undefined` for a key it cannot hold: anything but an object is no prompt it knows.
+    const known = byPrompt.get(prompt as object);
     if (known !== undefined) return known;
-    const length = Math.min(arrayLength(prompt) ?? 0, MAX_ARRAY_ITEMS);
-    for (let index = length - 1; index >= 0; index--) {
-      const message = safeRead(prompt, String(index));
-      const found = isObject(message) ? byPrompt.get(message) : undefined;
+    // The SDK appends a few messages after the newest one `prepareStep` saw: the newest MAX_ARRAY_ITEMS are searched,
+    // newest first. Only an array has a length; a proxy's may be anything, Infinity included.
+    const length = Math.min(arrayLength(prompt) ?? 0, 2 ** 32 - 1);
+    const oldest = Math.max(length - MAX_ARRAY_ITEMS, 0);
+    for (let index = length - 1; index >= oldest; index--) {
+      const found = byPrompt.get(safeRead(prompt, String(index)) as object);
       if (found === undefined) continue;
       // The next call of the same response finds it at once.
-      byPrompt.set(prompt, found);
+      byPrompt.set(prompt as object, found);
       return found;
     }
     return undefined;
@@ -150,7 +152,8 @@ export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
     const toolCall = safeRead(input, 'toolCall');
     // A name that is not a string is passed on as it is, never converted (a conversion can throw): the guard ignores it.
     const call: GuardToolCall = { name: safeRead(toolCall, 'toolName') as string, args: safeRead(toolCall, 'input') };
-    const verdict = judgements.screen.judge(judgements.replay.guard, call, safeRead(toolCall, 'toolCallId'), toolCall, (refusal) =>
+    // No id: the screen only judges here, and never matches its calls to a step (stopWhen replays the SDK's own steps).
+    const verdict = judgements.screen.judge(judgements.replay.guard, call, undefined, toolCall, (refusal) =>
       onBlock?.(refusal, toolCall as AiSdkApprovalToolCall),
     );
     return verdict.block ? { type: 'denied', reason: verdict.message } : undefined;

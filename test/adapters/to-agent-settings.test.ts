@@ -7,6 +7,7 @@ import { toAgentSettings, type AiSdkApprovalToolCall } from '../../src/adapters/
 import type { CallRefusal } from '../../src/types.js';
 import type { AiSdkStepLike } from '../../src/adapters/to-guard-step.js';
 import { createGuard } from '../../src/guard/create-guard.js';
+import { MAX_ARRAY_ITEMS } from '../../src/utils/read.js';
 import type { CallScreen, CallVerdict, GuardToolCall, LoopWarning, StopVerdict } from '../../src/types.js';
 
 let nextId = 0;
@@ -103,6 +104,33 @@ describe('toAgentSettings: prepareStep', () => {
     expect(prepareStep?.({ steps, messages: objectPrompt })).toBeUndefined();
     expect(toolApproval?.({ toolCall: searchCall(), messages: objectPrompt })).toMatchObject({ type: 'denied' });
     expect(onWarning).not.toHaveBeenCalled();
+  });
+
+  it('remembers a prompt by reading only its newest message, and nothing of an empty one or one that is not an array', () => {
+    const { prepareStep, toolApproval } = toAgentSettings();
+    const reads: string[] = [];
+    const logged = (items: object) => new Proxy(items, {
+      get(target, key, receiver) {
+        reads.push(String(key));
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    }) as unknown[];
+    const steps = [ranStep('search', search)];
+    const newest = { role: 'tool', content: [] };
+    const known = logged([...prompt(), newest]);
+    expect(prepareStep?.({ steps, messages: known })).toBeUndefined();
+    expect(prepareStep?.({ steps, messages: logged([]) })).toBeUndefined();
+    expect(prepareStep?.({ steps, messages: logged({ 0: newest, length: 1 }) })).toBeUndefined();
+    expect(reads).toEqual(['length', '1', 'length']);
+    // Its newest message is what a longer prompt is known by.
+    expect(toolApproval?.({ toolCall: searchCall('a'), messages: [newest, { role: 'user', content: 'appended' }] })).toBeUndefined();
+    expect(toolApproval?.({ toolCall: searchCall('b'), messages: [newest, { role: 'user', content: 'appended' }] })).toMatchObject({ type: 'denied' });
+  });
+
+  it('tells the model only of the latest step’s warning', () => {
+    const { prepareStep } = toAgentSettings();
+    const steps = [ranStep('search', search), ranStep('search', search), ranStep('read', { page: 1 }, 'page one')];
+    expect(prepareStep?.({ steps, messages: prompt() })).toBeUndefined();
   });
 
   it('replays each step once over a run, whether the next prompt is the given or the returned one', () => {
@@ -252,6 +280,57 @@ describe('toAgentSettings: toolApproval', () => {
     expect(toolApproval?.({ toolCall: searchCall('b'), messages: extended })).toBeUndefined();
     // The same response, asked about through the same new array: the search just allowed counts.
     expect(toolApproval?.({ toolCall: searchCall('c'), messages: extended })).toMatchObject({ type: 'denied' });
+  });
+
+  it(`finds its run by the newest message it saw among the newest ${String(MAX_ARRAY_ITEMS)} messages of the prompt, however long`, () => {
+    const { prepareStep, toolApproval } = toAgentSettings({}, { nudge: false });
+    const messages = (count: number) => Array.from({ length: count }, (_, index) => ({ role: 'user', content: `message ${String(index)}` }));
+    const steps = [ranStep('search', search), ranStep('search', search)];
+    // A conversation longer than the cap: the message prepareStep saw last is past the first MAX_ARRAY_ITEMS.
+    const long = messages(MAX_ARRAY_ITEMS + 1);
+    prepareStep?.({ steps, messages: long });
+    expect(toolApproval?.({ toolCall: searchCall('a'), messages: [...long, { role: 'user', content: 'appended' }] })).toMatchObject({ type: 'denied' });
+    // The message it saw as the oldest of the newest MAX_ARRAY_ITEMS, and as one before them.
+    const seen = { role: 'user', content: 'seen' };
+    prepareStep?.({ steps, messages: [seen] });
+    expect(toolApproval?.({ toolCall: searchCall('b'), messages: [seen, ...messages(MAX_ARRAY_ITEMS - 1)] })).toMatchObject({ type: 'denied' });
+    expect(toolApproval?.({ toolCall: searchCall('c'), messages: [seen, ...messages(MAX_ARRAY_ITEMS)] })).toBeUndefined();
+  });
+
+  it('reads the messages of a prompt it does not know from the newest back, and none past their end', () => {
+    const { prepareStep, toolApproval } = toAgentSettings();
+    const seen = { role: 'user', content: 'seen' };
+    prepareStep?.({ steps: [ranStep('search', search)], messages: [seen] });
+    const reads: string[] = [];
+    const logged = (items: object) => new Proxy(items, {
+      get(target, key, receiver) {
+        reads.push(String(key));
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    }) as unknown[];
+    const extended = logged([seen, { role: 'tool' }, { role: 'user' }]);
+    expect(toolApproval?.({ toolCall: searchCall('a'), messages: extended })).toBeUndefined();
+    expect(reads).toEqual(['length', '2', '1', '0']);
+    // Found once, the prompt is known at once to the next call of the same response.
+    expect(toolApproval?.({ toolCall: searchCall('a2'), messages: extended })).toMatchObject({ type: 'denied' });
+    expect(reads).toEqual(['length', '2', '1', '0']);
+    reads.length = 0;
+    expect(toolApproval?.({ toolCall: searchCall('b'), messages: logged([{ role: 'tool' }]) })).toBeUndefined();
+    expect(toolApproval?.({ toolCall: searchCall('c'), messages: logged({ 0: seen, length: 1 }) })).toBeUndefined();
+    expect(reads).toEqual(['length', '0']);
+    // A length no array has: the newest MAX_ARRAY_ITEMS of the 2^32 - 1 an array may hold are looked at, no more.
+    for (const length of [Infinity, 2 ** 32 - 1]) {
+      reads.length = 0;
+      const endless = new Proxy([seen], {
+        get(target, key, receiver) {
+          reads.push(String(key));
+          return key === 'length' ? length : (Reflect.get(target, key, receiver) as unknown);
+        },
+      });
+      expect(toolApproval?.({ toolCall: searchCall('d'), messages: endless })).toBeUndefined();
+      expect(reads).toHaveLength(1 + MAX_ARRAY_ITEMS);
+      expect([reads[1], reads.at(-1)]).toEqual([String(2 ** 32 - 2), String(2 ** 32 - 1 - MAX_ARRAY_ITEMS)]);
+    }
   });
 
   it('starts a reused agent\'s next request afresh: an empty steps array is a new run, whatever ran before', () => {
