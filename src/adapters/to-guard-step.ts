@@ -153,9 +153,9 @@ function readToolCalls(step: unknown): GuardToolCall[] | undefined {
       guardCall.blocked = true;
     } else {
       const result = results.next(id);
-      if (result.found) guardCall.result = result.value;
+      if (result !== undefined) guardCall.result = result.value;
       const error = errors.next(id);
-      const thrown = error.found ? error.value : invalidCallError(call);
+      const thrown = error === undefined ? invalidCallError(call) : error.value;
       if (thrown !== undefined) guardCall.error = thrown;
     }
     mapped.push(guardCall);
@@ -178,12 +178,12 @@ class Answers {
   }
 
   /** The next answer for a call with this id, when one is left; the last one again when the calls outnumber them. */
-  next(id: unknown): { readonly found: boolean; readonly value?: unknown } {
+  next(id: unknown): { readonly value: unknown } | undefined {
     const queue = this.#byId.get(id);
-    if (queue === undefined) return { found: false };
+    if (queue === undefined) return undefined;
     const value = queue.values[Math.min(queue.next, queue.values.length - 1)];
     queue.next++;
-    return { found: true, value };
+    return { value };
   }
 }
 

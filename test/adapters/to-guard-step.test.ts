@@ -116,6 +116,26 @@ describe('toGuardStep', () => {
         ],
       }).toolCalls,
     ).toEqual([{ name: 'build', args: {}, result: 'final' }]);
+    expect(
+      toGuardStep({
+        toolCalls: [{ toolCallId: '1', toolName: 'build', input: {} }],
+        toolResults: [
+          { toolCallId: '1', output: '50%', preliminary: true },
+          { toolCallId: '1', output: 'final' },
+        ],
+      }).toolCalls,
+    ).toEqual([{ name: 'build', args: {}, result: 'final' }]);
+  });
+
+  it('gives the last answer of an id again to the calls of that id that outnumber its answers', () => {
+    const calls = [1, 2, 3].map((input) => ({ toolCallId: 'same', toolName: 'read', input }));
+    expect(
+      toGuardStep({ toolCalls: calls, toolResults: [{ toolCallId: 'same', output: 'one' }], content: [{ type: 'tool-error', toolCallId: 'same', error: 'late' }] }).toolCalls,
+    ).toEqual([
+      { name: 'read', args: 1, result: 'one', error: 'late' },
+      { name: 'read', args: 2, result: 'one', error: 'late' },
+      { name: 'read', args: 3, result: 'one', error: 'late' },
+    ]);
   });
 
   it('takes the error of an invalid call, unless a tool-error part reports it', () => {
@@ -186,6 +206,46 @@ describe('toGuardStep', () => {
       { name: 'read', args: { path: 'a' }, result: 'x' },
       { name: 'read', args: { path: 'a' }, result: 'y' },
       { name: 'read', args: { path: 'a' }, blocked: true },
+    ]);
+  });
+
+  it('reads as denials only approval responses that say approved: false', () => {
+    const calls = [0, 1].map((input) => ({ toolCallId: `call-${String(input)}`, toolName: 'read', input }));
+    const content = [
+      { type: 'tool-approval-response', approved: true, toolCall: calls[0] },
+      { type: 'tool-approval-request', approved: false, toolCall: calls[1] },
+      { type: 'tool-approval-response', approved: 'no' as unknown as boolean, toolCall: calls[1] },
+    ];
+    const results = calls.map(({ toolCallId }) => ({ toolCallId, output: 'ran' }));
+    expect(toGuardStep({ toolCalls: calls, toolResults: results, content }).toolCalls).toEqual([
+      { name: 'read', args: 0, result: 'ran' },
+      { name: 'read', args: 1, result: 'ran' },
+    ]);
+  });
+
+  it('without the object, counts each denial of an id, and passes over calls already refused by their object', () => {
+    const calls = [1, 2, 3, 4].map((input) => ({ toolCallId: 'same', toolName: 'read', input }));
+    const byId = { type: 'tool-approval-response', approved: false, toolCall: { toolCallId: 'same' } };
+    const step = {
+      toolCalls: calls,
+      toolResults: [{ toolCallId: 'same', output: 'x' }],
+      content: [{ type: 'tool-approval-response', approved: false, toolCall: calls[3] }, byId, byId],
+    };
+    expect(toGuardStep(step).toolCalls).toEqual([
+      { name: 'read', args: 1, result: 'x' },
+      { name: 'read', args: 2, blocked: true },
+      { name: 'read', args: 3, blocked: true },
+      { name: 'read', args: 4, blocked: true },
+    ]);
+  });
+
+  it('without the object or an id, refuses the last calls without an id that were answered', () => {
+    const calls = [1, 2, 3].map((input) => ({ toolName: 'read', input }));
+    const denial = { type: 'tool-approval-response', approved: false, toolCall: {} };
+    expect(toGuardStep({ toolCalls: calls, toolResults: [{ output: 'x' }, { output: 'y' }], content: [denial] }).toolCalls).toEqual([
+      { name: 'read', args: 1, result: 'x' },
+      { name: 'read', args: 2, result: 'y' },
+      { name: 'read', args: 3, blocked: true },
     ]);
   });
 
