@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createGuard, type GuardOptions, type GuardStep, type Verdict } from '../../src/index.js';
+import { EVIDENCE_CALLS } from '../../src/detectors/stagnation.js';
 import { ALL_OFF, call, calls, text } from '../support/step-builder.js';
 
 function guardWith(options: GuardOptions['stagnation'] = {}, more: GuardOptions = {}) {
@@ -96,6 +97,22 @@ describe('stagnation', () => {
       const verdicts = play(guard, run(maxNew, window + 1));
       expect(verdicts.slice(0, window).every((verdict) => !verdict.stop)).toBe(true);
       expect(verdicts[window]).toMatchObject({ stop: true, evidence: { window, maxNew, newOutcomes: maxNew } });
+    });
+
+    it('builds evidence from the latest whole steps of at most EVIDENCE_CALLS calls, and counts every call of the window', () => {
+      const step = (from: number, count: number): GuardStep => ({
+        toolCalls: Array.from({ length: count }, (_, index) => ({ name: 'grep', args: { pattern: `p${String(from + index)}` }, result: 'nothing found' })),
+      });
+      // A window of three: the latest two steps hold exactly EVIDENCE_CALLS calls between them; the oldest one more.
+      const half = EVIDENCE_CALLS / 2;
+      const verdicts = play(guardWith({ window: 3, maxNew: 1 }), [step(0, 1), step(1, half), step(1 + half, half)]);
+      expect(verdicts[2]).toMatchObject({
+        stop: true,
+        evidence: { newOutcomes: 1, callCount: EVIDENCE_CALLS + 1, distinctCalls: EVIDENCE_CALLS, answers: [{ shapePreview: 'nothing found', count: EVIDENCE_CALLS }] },
+      });
+      // One call more in the middle step: only the latest step is read.
+      const over = play(guardWith({ window: 3, maxNew: 1 }), [step(0, 1), step(1, half + 1), step(2 + half, half)]);
+      expect(over[2]).toMatchObject({ stop: true, evidence: { callCount: EVIDENCE_CALLS + 2, distinctCalls: half, answers: [{ count: half }] } });
     });
 
     it('does not judge before the window is full', () => {
