@@ -7,10 +7,10 @@
  */
 import { loopMessage, loopWarnings } from '../guard/verdict.js';
 import type { Mutable } from '../utils/read.js';
-import { isObject, safeArray, safeRead } from '../utils/read.js';
+import { arrayLength, isObject, safeArray, safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardStep, GuardToolCall, GuardUsage, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import type { CallRefusal } from '../types.js';
-import { arrayLength, guardFactory } from './step-replayer.js';
+import { guardFactory } from './step-replayer.js';
 import { CallQueue, KnownResponse, type ResponseCall } from './turn.js';
 
 export type { CallRefusal } from '../types.js';
@@ -217,7 +217,7 @@ export function loopGuardMiddleware<Message>(
    * the whole run.
    */
   function locate(messages: unknown, reuse = true): Located {
-    const length = readableLength(messages);
+    const length = arrayLength(messages) ?? 0;
     const tail: unknown[] = [];
     let index = length - 1;
     for (; index >= Math.max(0, length - MAX_RUN_MESSAGES); index--) {
@@ -364,11 +364,6 @@ function messagesOf(state: unknown): unknown {
   return arrayLength(state) === undefined ? safeRead(state, 'messages') : state;
 }
 
-/** How many items of an array can be read: at most 2^32 - 1 however long a proxy claims to be (Infinity, say). */
-function readableLength(messages: unknown): number {
-  const claimed = arrayLength(messages) ?? 0;
-  return claimed > 0 ? Math.floor(Math.min(claimed, 2 ** 32 - 1)) : 0;
-}
 
 /** The tool calls of an AI message, as the guard judges them, with their ids and LangChain's objects for them. */
 function callsOf(message: unknown): ResponseCall[] {

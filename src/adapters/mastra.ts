@@ -4,11 +4,11 @@
  * never imported, so it is not a dependency of this package.
  */
 import { loopMessage, loopWarnings } from '../guard/verdict.js';
-import { safeArray, safeRead } from '../utils/read.js';
+import { arrayLength, safeArray, safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardStep, GuardToolCall, LoopWarning, StopVerdict, Verdict } from '../types.js';
 import type { CallRefusal } from '../types.js';
 import { guardMaker, stopLine } from './per-run-guard.js';
-import { arrayLength, MAX_REPLAY_STEPS } from './step-replayer.js';
+import { MAX_REPLAY_STEPS } from './step-replayer.js';
 import { toGuardStep, type AiSdkStepLike } from './to-guard-step.js';
 import { ResponseScreen } from './turn.js';
 
@@ -192,8 +192,7 @@ export function toMastraOptions(optionsOrFactory?: GuardOptions | ((requestConte
     const context = safeRead(args, 'requestContext');
     const steps = safeRead(args, 'steps');
     const length = arrayLength(steps) ?? 0;
-    // Also true for a length a proxy made up: negative, or not a number at all.
-    if (!(length > 0)) {
+    if (length === 0) {
       // The run's first model call: a new run, even on a requestContext an earlier run was given.
       startRun(context);
       return;

@@ -1,5 +1,5 @@
 import { createGuard } from '../guard/create-guard.js';
-import { isObject, safeRead } from '../utils/read.js';
+import { arrayLength, isObject, safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardSnapshot, Verdict } from '../types.js';
 import { toGuardStep, type AiSdkCostFunction, type AiSdkStepLike } from './to-guard-step.js';
 
@@ -134,15 +134,3 @@ function sharesPrefix(seen: readonly unknown[], read: (index: number) => unknown
   return true;
 }
 
-/** The length of an array, or `undefined` for anything else (and for an array proxy that throws when asked). */
-export function arrayLength(value: unknown): number | undefined {
-  try {
-    if (Array.isArray(value)) {
-      const length: unknown = (value as unknown[]).length;
-      if (typeof length === 'number') return length;
-    }
-  } catch {
-    // A revoked proxy, or a trap that throws.
-  }
-  return undefined;
-}

@@ -1,8 +1,8 @@
 import { loopMessage, loopWarnings } from '../guard/verdict.js';
-import { isObject, MAX_ARRAY_ITEMS, safeRead } from '../utils/read.js';
+import { arrayLength, isObject, MAX_ARRAY_ITEMS, safeRead } from '../utils/read.js';
 import type { Mutable } from '../utils/read.js';
 import type { CallRefusal, Guard, GuardOptions, GuardToolCall, LoopWarning, StopVerdict } from '../types.js';
-import { arrayLength, createStepReplayer, type Replay } from './step-replayer.js';
+import { createStepReplayer, type Replay } from './step-replayer.js';
 import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';
 import { toStopWhenFrom, type GuardStopCondition } from './to-stop-when.js';
 import { ResponseScreen } from './turn.js';
@@ -117,8 +117,8 @@ export function toAgentSettings<Step extends AiSdkStepLike = AiSdkStepLike>(
     const known = byPrompt.get(prompt as object);
     if (known !== undefined) return known;
     // The SDK appends a few messages after the newest one `prepareStep` saw: the newest MAX_ARRAY_ITEMS are searched,
-    // newest first. Only an array has a length; a proxy's may be anything, Infinity included.
-    const length = Math.min(arrayLength(prompt) ?? 0, 2 ** 32 - 1);
+    // newest first.
+    const length = arrayLength(prompt) ?? 0;
     const oldest = Math.max(length - MAX_ARRAY_ITEMS, 0);
     for (let index = length - 1; index >= oldest; index--) {
       const found = byPrompt.get(safeRead(prompt, String(index)) as object);

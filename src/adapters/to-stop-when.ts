@@ -1,6 +1,6 @@
-import { safeRead } from '../utils/read.js';
+import { arrayLength, safeRead } from '../utils/read.js';
 import type { Guard, GuardOptions, GuardSnapshot, StopVerdict } from '../types.js';
-import { arrayLength, createStepReplayer, type StepReplayer } from './step-replayer.js';
+import { createStepReplayer, type StepReplayer } from './step-replayer.js';
 import type { AiSdkCostFunction, AiSdkStepLike } from './to-guard-step.js';
 
 export { MAX_REPLAY_STEPS } from './step-replayer.js';

@@ -25,10 +25,11 @@ export function safeRead(target: unknown, key: string): unknown {
 export const MAX_ARRAY_ITEMS = 10_000;
 
 /**
- * The items of an array, at most {@link MAX_ARRAY_ITEMS} of them, with the length it claimed; `undefined` for anything
- * that is not an array (or throws when looked at). A length that is not a number reads as empty.
+ * The length of an array as a whole number from 0 to 2^32 - 1, whatever a proxy claims: a length that is not a number,
+ * or not above 0, reads as 0, and one past 2^32 - 1 (Infinity) as 2^32 - 1. `undefined` for anything that is not an
+ * array (or throws when looked at).
  */
-export function readArray(value: unknown): { readonly items: readonly unknown[]; readonly length: number } | undefined {
+export function arrayLength(value: unknown): number | undefined {
   let length: unknown;
   try {
     if (!Array.isArray(value)) return undefined;
@@ -36,10 +37,19 @@ export function readArray(value: unknown): { readonly items: readonly unknown[];
   } catch {
     return undefined;
   }
-  const claimed = typeof length === 'number' && length > 0 ? Math.min(length, 2 ** 32 - 1) : 0;
+  return typeof length === 'number' && length > 0 ? Math.floor(Math.min(length, 2 ** 32 - 1)) : 0;
+}
+
+/**
+ * The items of an array, at most {@link MAX_ARRAY_ITEMS} of them, with its length as {@link arrayLength} reads it;
+ * `undefined` for anything that is not an array.
+ */
+export function readArray(value: unknown): { readonly items: readonly unknown[]; readonly length: number } | undefined {
+  const length = arrayLength(value);
+  if (length === undefined) return undefined;
   const items: unknown[] = [];
-  for (let index = 0; index < Math.min(claimed, MAX_ARRAY_ITEMS); index++) items.push(safeRead(value, String(index)));
-  return { items, length: claimed };
+  for (let index = 0; index < Math.min(length, MAX_ARRAY_ITEMS); index++) items.push(safeRead(value, String(index)));
+  return { items, length };
 }
 
 /** The items of an array as {@link readArray} reads them, or `[]` for anything else. */

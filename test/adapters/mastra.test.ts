@@ -221,7 +221,7 @@ describe('toMastraOptions', () => {
     const endless = new Proxy([step(['a'])], {
       get: (target, name, receiver) => (name === 'length' ? Infinity : (Reflect.get(target, name, receiver) as unknown)),
     });
-    const message = `agent-loopguard: the prepareStep of toMastraOptions was given Infinity steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`;
+    const message = `agent-loopguard: the prepareStep of toMastraOptions was given ${String(2 ** 32 - 1)} steps it had not seen; it checks at most ${String(MAX_REPLAY_STEPS)} new steps per call.`;
     expect(() => { loop.prepareStep({ steps: endless, requestContext }); }).toThrow(new TypeError(message));
     const sparse: unknown[] = [step(['a'])];
     sparse.length = MAX_REPLAY_STEPS + 1;

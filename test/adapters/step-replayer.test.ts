@@ -3,7 +3,7 @@
  * by the hooks is tested in to-stop-when.test.ts and to-agent-settings.test.ts.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { arrayLength, createStepReplayer } from '../../src/adapters/step-replayer.js';
+import { createStepReplayer } from '../../src/adapters/step-replayer.js';
 import { createGuard } from '../../src/guard/create-guard.js';
 
 const repeat = { toolCalls: [{ toolCallId: 'a', toolName: 'search', input: { query: 'same' } }] };
@@ -34,14 +34,5 @@ describe('createStepReplayer', () => {
     expect(second?.seen).toEqual(steps);
     expect(second?.broken).toBe(false);
     expect(replayer.snapshot()).toMatchObject({ steps: 3, stops: 1 });
-  });
-});
-
-describe('arrayLength', () => {
-  it('is the length of an array, and undefined for anything else', () => {
-    expect(arrayLength([1, 2])).toBe(2);
-    expect(arrayLength([])).toBe(0);
-    expect(arrayLength({ length: 2 })).toBeUndefined();
-    expect(arrayLength('ab')).toBeUndefined();
   });
 });

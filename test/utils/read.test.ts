@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFiniteNumber, isSafeInteger, MAX_ARRAY_ITEMS, readArray, safeArray, safeRead, usableNumber } from '../../src/utils/read.js';
+import { arrayLength, isFiniteNumber, isSafeInteger, MAX_ARRAY_ITEMS, readArray, safeArray, safeRead, usableNumber } from '../../src/utils/read.js';
 
 function revoked<T extends object>(target: T): T {
   const { proxy, revoke } = Proxy.revocable(target, {});
@@ -95,6 +95,23 @@ describe('readArray', () => {
       },
     });
     expect(readArray(throwing)).toBeUndefined();
+  });
+});
+
+describe('arrayLength', () => {
+  it('is the length of an array, and undefined for anything else (array-likes, strings, revoked proxies)', () => {
+    expect(arrayLength([1, 2])).toBe(2);
+    expect(arrayLength([])).toBe(0);
+    for (const value of [{ length: 2 }, 'ab', null, undefined, revoked([1, 2])]) expect(arrayLength(value)).toBeUndefined();
+  });
+
+  it('reads what a proxy claims as a whole number from 0 to 2^32 - 1', () => {
+    expect(arrayLength(arrayClaimingLength(2.7))).toBe(2);
+    expect(arrayLength(arrayClaimingLength(0.5))).toBe(0);
+    expect(arrayLength(arrayClaimingLength(2 ** 32 - 1))).toBe(2 ** 32 - 1);
+    expect(arrayLength(arrayClaimingLength(2 ** 32))).toBe(2 ** 32 - 1);
+    expect(arrayLength(arrayClaimingLength(Infinity))).toBe(2 ** 32 - 1);
+    for (const length of ['3', -1, Number.NaN, -Infinity, 0]) expect(arrayLength(arrayClaimingLength(length))).toBe(0);
   });
 });
 
