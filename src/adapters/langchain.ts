@@ -364,7 +364,6 @@ function messagesOf(state: unknown): unknown {
   return arrayLength(state) === undefined ? safeRead(state, 'messages') : state;
 }
 
-
 /** The tool calls of an AI message, as the guard judges them, with their ids and LangChain's objects for them. */
 function callsOf(message: unknown): ResponseCall[] {
   // A name that is not a string is passed on as it is: the guard ignores such a call.
