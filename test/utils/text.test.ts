@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NAME_LENGTH, normalizeText, preview, PREVIEW_LENGTH, PRINTABLE_LENGTH, printable } from '../../src/utils/text.js';
+import { NAME_LENGTH, normalizeText, preview, PREVIEW_LENGTH, PRINTABLE_LENGTH, printable, toolList } from '../../src/utils/text.js';
 
 /** Whether a string holds no lone surrogate half. */
 function wellFormed(text: string): boolean {
@@ -54,6 +54,14 @@ describe('preview', () => {
     // A low half alone before the cut is kept: only a high half waits for its partner.
     expect(preview(`${'x'.repeat(PREVIEW_LENGTH - 2)}\udc00yy`)).toBe(`${'x'.repeat(PREVIEW_LENGTH - 2)}\udc00…`);
   });
+
+  it('reads every high half as one, from \\ud800 to \\udbff, and the characters either side as whole', () => {
+    const cut = (character: string): string => preview(`abc${character}\udc00def`, 5);
+    expect(cut('\ud800')).toBe('abc…');
+    expect(cut('\udbff')).toBe('abc…');
+    expect(cut('\ud7ff')).toBe('abc\ud7ff…');
+    expect(cut('\udc00')).toBe('abc\udc00…');
+  });
 });
 
 describe('printable', () => {
@@ -95,5 +103,18 @@ describe('printable', () => {
     // One character more: shortened to its first 2^20 - 1 characters and an ellipsis, so the newline is cut off.
     expect(printable(`${whole}b`)).toBe(`${'x'.repeat(PRINTABLE_LENGTH - 1)}…`);
     expect(printable(`\n${'x'.repeat(PRINTABLE_LENGTH)}`)).toBe(`\\n${'x'.repeat(PRINTABLE_LENGTH - 2)}…`);
+  });
+});
+
+describe('toolList', () => {
+  it('names up to three distinct tools, and says "and others" only past three', () => {
+    expect(toolList(['read', 'read'])).toBe('read');
+    expect(toolList(['read', 'write', 'list'])).toBe('read, write, list');
+    expect(toolList(['read', 'write', 'list', 'read'])).toBe('read, write, list');
+    expect(toolList(['read', 'write', 'list', 'grep'])).toBe('read, write, list and others');
+  });
+
+  it('counts names that read as "a tool" once', () => {
+    expect(toolList(['read', 'rm -rf /', 'write', 'drop table'])).toBe('read, a tool, write');
   });
 });
