@@ -17,8 +17,11 @@ import {
   nullable,
   record,
   savedArray,
+  MAX_SAVED_DEPTH,
   savedError,
+  savedJson,
   savedObject,
+  stepIndexList,
   text,
 } from '../../src/utils/validate.js';
 
@@ -203,5 +206,38 @@ describe('snapshot field checks', () => {
     expect(nothing(null, 'detectors.budget')).toBeNull();
     expect(() => nothing({}, 'detectors.budget')).toThrow(savedMessage('detectors.budget', 'null (the detector keeps no state)', 'a value of type object'));
     expect(() => nothing(undefined, 'detectors.budget')).toThrow(savedMessage('detectors.budget', 'null (the detector keeps no state)', 'undefined'));
+  });
+});
+
+describe('savedJson', () => {
+  it('names the snapshot itself at the top level, and the field below it', () => {
+    expect(() => savedJson(Number.NaN, '')).toThrow(savedMessage('snapshot', 'a finite number (a snapshot is JSON)', 'NaN'));
+    expect(() => savedJson({ a: [1, Number.NaN] }, '')).toThrow(savedMessage('a[1]', 'a finite number (a snapshot is JSON)', 'NaN'));
+  });
+
+  it(`takes data ${String(MAX_SAVED_DEPTH)} objects deep, and refuses one level more`, () => {
+    const nested = (depth: number): unknown => (depth === 1 ? [] : [nested(depth - 1)]);
+    expect(() => savedJson(nested(MAX_SAVED_DEPTH), '')).not.toThrow();
+    expect(() => savedJson(nested(MAX_SAVED_DEPTH + 1), '')).toThrow(/must be JSON data at most 100 levels deep, got an array\.$/);
+  });
+
+  it('copies an object without a prototype, as it copies a plain one', () => {
+    const bare = Object.assign(Object.create(null) as object, { a: 1 });
+    expect(savedJson(bare, '')).toEqual({ a: 1 });
+  });
+
+  it('leaves out properties that are undefined, and makes the others plain, writable properties', () => {
+    const copy = savedJson({ gone: undefined, kept: 1 }, '') as Record<string, unknown>;
+    expect(Object.keys(copy)).toEqual(['kept']);
+    expect(Object.getOwnPropertyDescriptor(copy, 'kept')).toEqual({ value: 1, writable: true, enumerable: true, configurable: true });
+  });
+});
+
+describe('stepIndexList', () => {
+  it('takes step indexes of the run, each above the one before', () => {
+    expect(stepIndexList(10)([0, 3, 9], 'i')).toEqual([0, 3, 9]);
+    expect(() => stepIndexList(10)([2, 2], 'i')).toThrow(savedMessage('i[1]', 'a step index above the one before', '2'));
+    expect(() => stepIndexList(10)([3, 2], 'i')).toThrow(savedMessage('i[1]', 'a step index above the one before', '2'));
+    expect(() => stepIndexList(10)([10], 'i')).toThrow(savedMessage('i[0]', 'an integer from 0 to 9', '10'));
   });
 });
